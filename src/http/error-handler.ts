@@ -1,0 +1,59 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ApiError, type ErrorItem } from './errors.js';
+import { validationErrors } from './validation.js';
+
+/** Tags for the framework's own client errors, keyed by status. */
+const FRAMEWORK_TAGS: Record<number, string> = {
+  400: 'bad_request',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  406: 'not_acceptable',
+  413: 'payload_too_large',
+  414: 'uri_too_long',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+function frameworkError(error: FastifyError): { status: number; errors: ErrorItem[] } {
+  const status = error.statusCode ?? 500;
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
+    return { status: 400, errors: [{ tag: 'body', description: 'The request body is not valid JSON.' }] };
+  }
+  if (error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY') {
+    return { status: 400, errors: [{ tag: 'body', description: 'The request body is empty but Content-Type is application/json.' }] };
+  }
+  if (status === 413) {
+    return { status, errors: [{ tag: 'payload_too_large', description: 'The request body exceeds the 1 MiB limit.' }] };
+  }
+  if (status === 415) {
+    return { status, errors: [{ tag: 'unsupported_media_type', description: 'Content-Type must be application/json.' }] };
+  }
+  return { status, errors: [{ tag: FRAMEWORK_TAGS[status] ?? 'bad_request', description: error.message }] };
+}
+
+/** The single handler that writes every error as the `[{tag, description}]` array. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) {
+      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(error.statusCode).headers(error.headers).send(error.errors);
+    }
+    if (error.validation) {
+      return reply.code(400).send(validationErrors(error.validation as any, error.validationContext ?? 'body'));
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      const mapped = frameworkError(error);
+      return reply.code(mapped.status).send(mapped.errors);
+    }
+    // Never leak internals: the detail goes to the log (redacted), the caller gets a generic body.
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.code(500).send([{ tag: 'internal', description: 'Internal server error.' }]);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    // Long digit runs are masked: a card number typed into a URL must not be echoed back.
+    const path = request.url.split('?')[0].slice(0, 200).replace(/\d{12,19}/g, '****');
+    reply.code(404).send([{ tag: 'not_found', description: `No route for ${request.method} ${path}.` }]);
+  });
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { openDatabase, type Database } from '../../src/db/connection.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+
+/**
+ * The database the suite runs on: SQLite in memory by default, PostgreSQL when
+ * TEST_DATABASE_URL=postgres://... is set (CI runs the suite both ways).
+ * Each call gets its own fresh, migrated database: a new in-memory SQLite, or a new schema.
+ */
+export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL ?? 'sqlite::memory:';
+export const testDialect = TEST_DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
+
+export interface TestDatabase extends Database {
+  url: string;
+  schema?: string;
+}
+
+export async function freshDatabase(options: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
+  const schema = testDialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const database = await openDatabase(TEST_DATABASE_URL, { schema, poolSize: options.poolSize });
+  if (options.migrate !== false) await migrateToLatest(database);
+  const close = database.close;
+  return {
+    ...database,
+    url: TEST_DATABASE_URL,
+    schema,
+    async close() {
+      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db).catch(() => {});
+      await close();
+    },
+  };
+}
+
+/** A second connection pool onto the same PostgreSQL schema (a second instance of the service). */
+export async function secondConnection(first: TestDatabase): Promise<Database> {
+  if (!first.schema) throw new Error('secondConnection needs PostgreSQL');
+  return openDatabase(first.url, { schema: first.schema });
+}
