@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Database {
   db: Kysely<DB>;
   dialect: Dialect;
+  /** PostgreSQL schema in use, when not the default search path. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -57,5 +59,5 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   });
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
 }

@@ -13,7 +13,8 @@ export const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 export function migrator(database: Database): Migrator {
-  return new Migrator({ db: database.db, provider });
+  // Kysely looks for its own tables in every schema; name ours so that a schema per test file works.
+  return new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
 }
 
 export async function migrateToLatest(database: Database): Promise<string[]> {

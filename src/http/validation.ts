@@ -1,5 +1,5 @@
-import Ajv, { type ErrorObject } from 'ajv';
-import addFormats from 'ajv-formats';
+import { Ajv, type ErrorObject } from 'ajv';
+import ajvFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorItem } from './errors.js';
 
@@ -16,7 +16,8 @@ function makeAjv(coerce: boolean): Ajv {
     removeAdditional: true,
     strict: false,
   });
-  addFormats(ajv);
+  // ajv-formats is CommonJS: under NodeNext its callable is the `default` property.
+  (ajvFormats as unknown as { default: (a: Ajv) => void }).default(ajv);
   return ajv;
 }
 

@@ -24,7 +24,6 @@ export async function freshDatabase(options: { migrate?: boolean; poolSize?: num
   return {
     ...database,
     url: TEST_DATABASE_URL,
-    schema,
     async close() {
       if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db).catch(() => {});
       await close();

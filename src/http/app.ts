@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppContext } from '../context.js';
+import { installErrorHandling } from './error-handler.js';
+import { installIdempotency } from './idempotency.js';
+import { installMetrics } from './metrics.js';
+import { installOpenApi } from './openapi.js';
+import { validatorCompiler } from './validation.js';
+import type { App } from './types.js';
+import { registerOpsRoutes } from '../modules/ops/routes.js';
+import { registerAuthRoutes } from '../modules/auth/routes.js';
+import { registerAdminRoutes } from '../modules/merchants/routes.js';
+import { registerSandboxRoutes } from '../modules/sandbox/routes.js';
+
+export const BODY_LIMIT = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+export interface BuildOptions {
+  /** False for ROLE=worker: only health, readiness and metrics are served. */
+  apis?: boolean;
+}
+
+/** Assembles the HTTP app: one listener serves every API (contract section 1). */
+export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    loggerInstance: ctx.logger as unknown as FastifyBaseLogger,
+    // One line per request is written by our own onResponse hook (no bodies, no headers).
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: BODY_LIMIT,
+    // A hop count is valid at run time (proxy-addr); Fastify's typings only omit it.
+    trustProxy: ctx.config.trustProxy as boolean | string[],
+    // The caller's X-Request-Id is kept when it is sane, so its logs and ours line up.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    frameworkErrors: (_error, _req, reply) => {
+      void (reply as import('fastify').FastifyReply).code(400).send([{ tag: 'url', description: 'The request URL is malformed.' }]);
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies: anything else is a 415 (the JSON parser is Fastify's, secure against __proto__).
+  app.removeContentTypeParser(['text/plain']);
+  installErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        route: request.routeOptions.url ?? 'unmatched',
+        // Query strings may carry account numbers or ids, never secrets; paths never carry secrets.
+        url: request.url.replace(/\d{12,19}/g, '****'),
+        statusCode: reply.statusCode,
+        durationMs: Math.round(reply.elapsedTime * 10) / 10,
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+
+  const metrics = installMetrics(app);
+  await installOpenApi(app, ctx.config);
+  installIdempotency(app, ctx.database, ctx.clock);
+
+  registerOpsRoutes(app, ctx, metrics);
+  if (options.apis !== false) {
+    registerAuthRoutes(app, ctx);
+    registerAdminRoutes(app, ctx);
+    if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
+  }
+  return app;
+}

@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import type { Principal } from '../modules/auth/service.js';
+import type { Scope } from '../modules/merchants/service.js';
+import { unauthorized } from './errors.js';
+
+/**
+ * Authentication runs in `onRequest`, before the body is parsed: an anonymous caller gets its
+ * 401 without the service spending work on its payload.
+ */
+export const gatewayAuth = (ctx: AppContext, scope?: Scope) => async (request: FastifyRequest) => {
+  request.principal = await ctx.auth.authenticate('gateway', request.headers.authorization, request.ip, scope);
+};
+
+export const integrationAuth = (ctx: AppContext) => async (request: FastifyRequest) => {
+  request.principal = await ctx.auth.authenticate('integration', request.headers.authorization, request.ip, 'integration');
+};
+
+export function adminKeyDigest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+/** `/admin` and `/sandbox`: `Authorization: Bearer <ADMIN_API_KEY>`, compared in constant time. */
+export const adminAuth = (ctx: AppContext) => async (request: FastifyRequest, _reply: FastifyReply) => {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+  if (!match || !timingSafeEqual(adminKeyDigest(match[1]), ctx.adminKeyDigest)) {
+    throw unauthorized('Authorization must be "Bearer <ADMIN_API_KEY>".');
+  }
+  request.isAdmin = true;
+};
+
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}

@@ -1,0 +1,269 @@
+import type { Selectable } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { Database, Executor } from '../db/connection.js';
+import type { JobsTable } from '../db/schema.js';
+import { retryDelayMs } from './backoff.js';
+
+export type JobStatus = JobsTable['status'];
+
+export interface NewJob {
+  kind: string;
+  payload: unknown;
+  /** Business time (clock.now()) at which the job falls due; default now. */
+  runAt?: Date;
+  /** A second enqueue with the same key is a no-op (e.g. `billing:<subscriptionId>:<n>`). */
+  dedupeKey?: string;
+  maxAttempts?: number;
+}
+
+/** A job taken by a worker: the row as the claim left it, payload parsed. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: unknown;
+  runAt: Date;
+  /** Including the current one. */
+  attempts: number;
+  maxAttempts: number;
+  dedupeKey: string | null;
+  lockedBy: string;
+  lockedUntil: Date;
+}
+
+export interface ClaimOptions {
+  limit: number;
+  /** Business time up to which pending jobs count as due; default clock.now(). */
+  dueBy?: Date;
+  /** How long the claim holds the job before another worker may take it; default 5 min. */
+  leaseMs?: number;
+  kinds?: string[];
+}
+
+/** Where enqueue finds a kind's default attempt limit (JobHandlers fits). */
+export interface MaxAttemptsSource {
+  maxAttemptsFor(kind: string): number | undefined;
+}
+
+export type FailOutcome = 'retry' | 'failed' | 'lost';
+
+export const DEFAULT_MAX_ATTEMPTS = 10;
+export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
+const MAX_ERROR_LENGTH = 500;
+
+/**
+ * The durable job table (transactional outbox). Times: `run_at`, `created_at` and `updated_at`
+ * are business time (clock.now()), so the sandbox clock drives scheduling; `locked_until` is
+ * wall-clock, so a lease expires in real time whatever the sandbox clock does.
+ */
+export class JobQueue {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly defaults?: MaxAttemptsSource,
+  ) {}
+
+  /**
+   * Inserts through the caller's executor so the job commits or rolls back with the business
+   * write. Returns the new id, or null when a job with the same dedupe key already exists.
+   */
+  async enqueue(executor: Executor, job: NewJob): Promise<number | null> {
+    const now = this.clock.now().toISOString();
+    const row = await executor
+      .insertInto('jobs')
+      .values({
+        kind: job.kind,
+        payload: JSON.stringify(job.payload ?? null),
+        run_at: (job.runAt ?? this.clock.now()).toISOString(),
+        status: 'pending',
+        attempts: 0,
+        max_attempts: job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS,
+        dedupe_key: job.dedupeKey ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
+      .onConflict((oc) => oc.column('dedupe_key').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row ? Number(row.id) : null;
+  }
+
+  /**
+   * Atomically takes up to `limit` jobs: pending ones due by `dueBy`, and running ones whose lease
+   * has expired (their worker died), oldest run_at first.
+   */
+  async claim(workerId: string, options: ClaimOptions): Promise<ClaimedJob[]> {
+    if (options.limit <= 0 || options.kinds?.length === 0) return [];
+    await this.failAbandoned();
+    const wallNow = this.clock.wallNow();
+    const lockedUntil = new Date(wallNow.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS));
+    const dueBy = (options.dueBy ?? this.clock.now()).toISOString();
+    const db = this.database.db;
+
+    let candidates = db
+      .selectFrom('jobs')
+      .select('id')
+      .where((eb) =>
+        eb.or([
+          // `<=`: a job due exactly now is due.
+          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', dueBy)]),
+          // Re-take a dead worker's job only while it has attempts left; failAbandoned ends the rest.
+          eb.and([
+            eb('status', '=', 'running'),
+            eb('locked_until', '<', wallNow.toISOString()),
+            eb('attempts', '<', eb.ref('max_attempts')),
+          ]),
+        ]),
+      )
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(options.limit);
+    if (options.kinds) candidates = candidates.where('kind', 'in', options.kinds);
+    // PostgreSQL: several instances claim at once. FOR UPDATE locks the chosen rows until the
+    // UPDATE commits, and SKIP LOCKED makes a concurrent claimer pass over them to the next ones
+    // instead of waiting and then taking the same job. SQLite has a single writer and runs this
+    // one statement atomically, so no two claimers can see the same row as free (and it has no
+    // such clause).
+    if (this.database.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
+
+    const rows = await db
+      .updateTable('jobs')
+      .set((eb) => ({
+        status: 'running',
+        locked_by: workerId,
+        locked_until: lockedUntil.toISOString(),
+        attempts: eb('attempts', '+', 1),
+        updated_at: this.clock.now().toISOString(),
+      }))
+      .where('id', 'in', candidates)
+      .returningAll()
+      .execute();
+    // RETURNING order is unspecified; callers rely on time order.
+    return rows.map(toClaimedJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+  }
+
+  /** Marks the job done; false when this worker no longer holds it (its lease expired and another took it). */
+  async complete(job: ClaimedJob, workerId: string): Promise<boolean> {
+    const result = await this.fenced(job, workerId)
+      .set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() })
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * Records a failed attempt: back to pending with exponential backoff (or at `retryAt`) while
+   * attempts remain, else failed for good. Only the message is stored: stacks stay out of the
+   * database and out of any API that shows the job.
+   */
+  async fail(job: ClaimedJob, workerId: string, error: unknown, options: { retryAt?: Date } = {}): Promise<FailOutcome> {
+    const now = this.clock.now();
+    const retry = job.attempts < job.maxAttempts;
+    const runAt = options.retryAt ?? new Date(now.getTime() + retryDelayMs(job.attempts));
+    const result = await this.fenced(job, workerId)
+      .set({
+        status: retry ? 'pending' : 'failed',
+        ...(retry ? { run_at: runAt.toISOString() } : {}),
+        locked_until: null,
+        last_error: errorMessage(error),
+        updated_at: now.toISOString(),
+      })
+      .executeTakeFirst();
+    if (result.numUpdatedRows === 0n) return 'lost';
+    return retry ? 'retry' : 'failed';
+  }
+
+  /** Puts the job back for `at` without spending an attempt (the handler asked to wait, nothing failed). */
+  async reschedule(job: ClaimedJob, workerId: string, at: Date): Promise<boolean> {
+    const result = await this.fenced(job, workerId)
+      .set((eb) => ({
+        status: 'pending',
+        run_at: at.toISOString(),
+        attempts: eb('attempts', '-', 1),
+        locked_until: null,
+        updated_at: this.clock.now().toISOString(),
+      }))
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
+  }
+
+  /** Earliest business time at which a pending job falls due (for the scheduler and diagnostics). */
+  async nextDueAt(): Promise<Date | null> {
+    const row = await this.database.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('run_at').as('next'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return row?.next ? new Date(row.next) : null;
+  }
+
+  async counts(): Promise<Record<JobStatus, number>> {
+    const rows = await this.database.db
+      .selectFrom('jobs')
+      .select((eb) => ['status', eb.fn.countAll().as('n')])
+      .groupBy('status')
+      .execute();
+    const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, failed: 0 };
+    for (const row of rows) counts[row.status] = Number(row.n);
+    return counts;
+  }
+
+  /** Deletes done jobs last touched before `olderThan` (business time). Failed jobs stay for diagnosis. */
+  async purgeFinished(olderThan: Date): Promise<number> {
+    const result = await this.database.db
+      .deleteFrom('jobs')
+      .where('status', '=', 'done')
+      .where('updated_at', '<', olderThan.toISOString())
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /**
+   * Fencing: a write about a claimed job applies only while this claim still holds it. The
+   * attempts count identifies the claim, so even a re-used worker id cannot finish a newer claim.
+   */
+  private fenced(job: ClaimedJob, workerId: string) {
+    return this.database.db
+      .updateTable('jobs')
+      .where('id', '=', job.id)
+      .where('status', '=', 'running')
+      .where('locked_by', '=', workerId)
+      .where('attempts', '=', job.attempts);
+  }
+
+  /** A job whose worker died on its last attempt would otherwise stay running forever. */
+  private async failAbandoned(): Promise<void> {
+    await this.database.db
+      .updateTable('jobs')
+      .set({
+        status: 'failed',
+        locked_until: null,
+        last_error: 'lease expired on the last attempt (the worker stopped or took too long)',
+        updated_at: this.clock.now().toISOString(),
+      })
+      .where('status', '=', 'running')
+      .where('locked_until', '<', this.clock.wallNow().toISOString())
+      .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+      .execute();
+  }
+}
+
+function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {
+  return {
+    id: Number(row.id),
+    kind: row.kind,
+    payload: JSON.parse(row.payload),
+    runAt: new Date(row.run_at),
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+    dedupeKey: row.dedupe_key,
+    lockedBy: row.locked_by ?? '',
+    lockedUntil: new Date(row.locked_until ?? 0),
+  };
+}
+
+/** The message only (never a stack), on one line, at most 500 characters. */
+export function errorMessage(error: unknown): string {
+  const raw = error instanceof Error ? error.message || error.name : String(error);
+  const message = raw.replace(/\s+/g, ' ').trim();
+  return message.length > MAX_ERROR_LENGTH ? message.slice(0, MAX_ERROR_LENGTH - 1) + '…' : message;
+}

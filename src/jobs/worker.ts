@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Clock } from '../clock.js';
+import { errorMessage, type ClaimedJob, type JobQueue } from './queue.js';
+import type { JobHandlers } from './registry.js';
+import { runJob, silentLogger, type JobLogger, type JobRunner } from './run-job.js';
+
+export interface WorkerOptions {
+  /** Pause between polls when the queue had nothing (more) to give. */
+  pollMs: number;
+  /** Jobs run at the same time; default 4. */
+  concurrency?: number;
+  /** Must be unique per process: fencing tells claims apart by it. */
+  workerId?: string;
+  leaseMs?: number;
+  /** Only these kinds (default all: a kind with no handler then fails visibly instead of waiting unseen). */
+  kinds?: string[];
+  logger?: JobLogger;
+}
+
+/** Polls the queue and runs claimed jobs, at most `concurrency` at a time. */
+export class Worker {
+  readonly workerId: string;
+  private readonly runner: JobRunner;
+  private readonly concurrency: number;
+  private readonly inFlight = new Set<Promise<void>>();
+  private started = false;
+  private paused = false;
+  private timer: NodeJS.Timeout | undefined;
+  private polling: Promise<void> | undefined;
+  /** The last poll filled every slot, so more jobs are probably due: poll again as soon as a slot frees. */
+  private backlog = false;
+
+  constructor(
+    private readonly queue: JobQueue,
+    handlers: JobHandlers,
+    clock: Clock,
+    private readonly options: WorkerOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 4;
+    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.runner = { queue, handlers, clock, logger: options.logger ?? silentLogger };
+  }
+
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.schedule(0);
+  }
+
+  /** Graceful shutdown: no new claims, then waits for the jobs already running. */
+  async stop(): Promise<void> {
+    this.started = false;
+    this.clearTimer();
+    await this.polling;
+    await this.drain();
+  }
+
+  /** Stops claiming; resolves once the jobs already running have finished (so none overlaps what the caller does next). */
+  async pause(): Promise<void> {
+    this.paused = true;
+    this.clearTimer();
+    await this.polling;
+    await this.drain();
+  }
+
+  resume(): void {
+    this.paused = false;
+    if (this.started) this.schedule(0);
+  }
+
+  /** Claims one batch (up to the free slots) due by `dueBy` and runs it to the end; returns how many ran. */
+  async runOnce(dueBy?: Date): Promise<number> {
+    const jobs = await this.claim(dueBy);
+    await Promise.all(jobs.map((job) => this.launch(job)));
+    return jobs.length;
+  }
+
+  private async claim(dueBy?: Date): Promise<ClaimedJob[]> {
+    const free = this.concurrency - this.inFlight.size;
+    const jobs = await this.queue.claim(this.workerId, {
+      limit: free,
+      dueBy,
+      leaseMs: this.options.leaseMs,
+      kinds: this.options.kinds,
+    });
+    this.backlog = free > 0 && jobs.length === free;
+    return jobs;
+  }
+
+  private launch(job: ClaimedJob): Promise<void> {
+    const running = runJob(this.runner, job, this.workerId)
+      .then(() => undefined)
+      // Only a database error gets here (handler errors are recorded by runJob); the lease will
+      // expire and another poll retakes the job.
+      .catch((error) => this.runner.logger.error({ jobId: job.id, error: errorMessage(error) }, 'job outcome not recorded'))
+      .finally(() => {
+        this.inFlight.delete(running);
+        if (this.backlog) this.schedule(0);
+      });
+    this.inFlight.add(running);
+    return running;
+  }
+
+  private schedule(delayMs: number): void {
+    // One timer and one poll at a time; a poll in progress reschedules itself when done.
+    if (!this.started || this.paused || this.polling) return;
+    this.clearTimer();
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.polling = this.poll().finally(() => {
+        this.polling = undefined;
+        // A full batch: come back as soon as a slot frees (launch's finally) rather than after pollMs.
+        this.schedule(this.backlog && this.inFlight.size < this.concurrency ? 0 : this.options.pollMs);
+      });
+    }, delayMs);
+  }
+
+  private async poll(): Promise<void> {
+    if (this.inFlight.size >= this.concurrency) return;
+    try {
+      for (const job of await this.claim()) void this.launch(job);
+    } catch (error) {
+      this.backlog = false;
+      this.runner.logger.error({ workerId: this.workerId, error: errorMessage(error) }, 'job claim failed');
+    }
+  }
+
+  private clearTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
+  private async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+}

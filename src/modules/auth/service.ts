@@ -1,0 +1,96 @@
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
+import { ipAllowed } from '../../security/ip-allowlist.js';
+import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
+import { credentialsRepository } from '../merchants/repository.js';
+import type { Scope } from '../merchants/service.js';
+import { clearFailures, lockedForSeconds, recordFailure } from './lockout.js';
+import type { ApiName, TokenClaims, TokenSigner } from './tokens.js';
+
+export interface TokenResponse {
+  authenticated: boolean;
+  created: string | null;
+  expiration: string | null;
+  accessToken: string | null;
+  message: string;
+}
+
+export type LoginResult = { status: number; body: TokenResponse; retryAfter?: number };
+
+export type Principal = TokenClaims;
+
+const refused = (status: number, message: string, retryAfter?: number): LoginResult => ({
+  status,
+  body: { authenticated: false, created: null, expiration: null, accessToken: null, message },
+  retryAfter,
+});
+
+export class AuthService {
+  /** Hash checked for unknown userNames, so they cost the same time as known ones. */
+  private dummyHash: Promise<string>;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly signer: TokenSigner,
+    passwordHashCost: number,
+  ) {
+    this.dummyHash = hashPassword(randomSecret(), passwordHashCost);
+  }
+
+  /** Both token endpoints (contract section 4); the refusal is in the token response shape. */
+  async login(api: ApiName, userName: string, password: string, ip: string): Promise<LoginResult> {
+    const db = this.database.db;
+    const locked = await lockedForSeconds(db, userName, this.clock.wallNow());
+    if (locked > 0) return refused(429, 'Too many failed logins; try again later.', locked);
+
+    const credential = await credentialsRepository.findActive(db, userName);
+    // Always run one scrypt, known user or not: the response time tells nothing.
+    const valid = await verifyPassword(password, credential?.password_hash ?? (await this.dummyHash));
+    if (!credential || !valid) {
+      await recordFailure(db, userName, this.clock.wallNow());
+      return refused(401, 'Invalid userName or password.');
+    }
+    await clearFailures(db, userName);
+
+    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) return refused(403, 'Requests from this address are not allowed.');
+    const scopes = credential.scopes.split(' ') as Scope[];
+    if (api === 'integration' && !scopes.includes('integration')) {
+      return refused(403, 'This credential has no access to the integration API.');
+    }
+    const token = await this.signer.issue(
+      api,
+      { userName, merchantId: credential.merchant_id, accountNumber: Number(credential.account_number), scopes },
+      this.clock.wallNow(),
+    );
+    return {
+      status: 200,
+      body: {
+        authenticated: true,
+        created: token.created.toISOString(),
+        expiration: token.expiration.toISOString(),
+        accessToken: token.accessToken,
+        message: 'OK',
+      },
+    };
+  }
+
+  /**
+   * Validates a bearer token for `api` and re-reads its credential, so a revocation or a
+   * narrowed IP list takes effect on the very next call.
+   */
+  async authenticate(api: ApiName, authorization: string | undefined, ip: string, scope?: Scope): Promise<Principal> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
+    const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
+    if ('refused' in claims) throw unauthorized(claims.refused);
+    const credential = await credentialsRepository.findActive(this.database.db, claims.userName);
+    if (!credential) throw unauthorized('The credential of this token was revoked.');
+    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
+    if (scope && !claims.scopes.includes(scope)) {
+      throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
+    }
+    return claims;
+  }
+}

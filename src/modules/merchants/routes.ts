@@ -1,0 +1,15 @@
+import type { AppContext } from '../../context.js';
+import type { App } from '../../http/types.js';
+import { createCredentialRoute } from './routes/create-credential.js';
+import { createMerchantRoute } from './routes/create-merchant.js';
+import { getMerchantRoute } from './routes/get-merchant.js';
+import { listMerchantsRoute } from './routes/list-merchants.js';
+import { revokeCredentialRoute } from './routes/revoke-credential.js';
+
+export function registerAdminRoutes(app: App, ctx: AppContext): void {
+  createMerchantRoute(app, ctx);
+  listMerchantsRoute(app, ctx);
+  getMerchantRoute(app, ctx);
+  createCredentialRoute(app, ctx);
+  revokeCredentialRoute(app, ctx);
+}

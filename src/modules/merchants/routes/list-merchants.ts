@@ -1,0 +1,21 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { ListQuery, listEnvelope } from '../../../http/listing.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { Merchant } from './schemas.js';
+
+/** GET /admin/merchants: list envelope; orderBy over createdDate, name, accountNumber, merchantId. */
+export function listMerchantsRoute(app: App, ctx: AppContext): void {
+  app.get('/admin/merchants', {
+    schema: {
+      tags: ['admin'],
+      summary: 'List merchants',
+      security: security.admin,
+      querystring: ListQuery,
+      response: { 200: listEnvelope(Merchant), ...errorResponses(400, 401) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => ctx.merchants.list(request.query),
+  });
+}

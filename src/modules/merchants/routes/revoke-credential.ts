@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+
+/** DELETE /admin/credentials/{userName}: tokens already issued to it stop working at once. */
+export function revokeCredentialRoute(app: App, ctx: AppContext): void {
+  app.delete('/admin/credentials/:userName', {
+    schema: {
+      tags: ['admin'],
+      summary: 'Revoke a credential',
+      security: security.admin,
+      params: Type.Object({ userName: Type.String({ minLength: 1, maxLength: 30 }) }),
+      response: { 200: Type.Object({ userName: Type.String(), revokedAt: Type.String() }), ...errorResponses(401, 404) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => ctx.merchants.revokeCredential(request.params.userName),
+  });
+}

@@ -1,0 +1,128 @@
+import { randomInt } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import { isValidCpfOrCnpj } from '../../domain/documents.js';
+import { ApiError, notFound } from '../../http/errors.js';
+import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
+import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
+import { hashPassword, randomSecret } from '../../security/passwords.js';
+import { credentialsRepository, merchantsRepository, type MerchantRow } from './repository.js';
+
+export const SCOPES = ['payments', 'recurrence', 'integration'] as const;
+export type Scope = (typeof SCOPES)[number];
+
+export interface Merchant {
+  merchantId: string;
+  accountNumber: number;
+  name: string;
+  documentNumber: string;
+  legalName: string | null;
+  email: string | null;
+  createdDate: string;
+}
+
+export interface NewMerchant {
+  name: string;
+  documentNumber: string;
+  legalName?: string;
+  email?: string;
+}
+
+export interface IssuedCredential {
+  userName: string;
+  /** Shown once: only its hash is stored. */
+  password: string;
+  merchantId: string;
+  scopes: Scope[];
+  allowedIps: string[];
+}
+
+const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
+function randomId(prefix: string, length: number): string {
+  let id = prefix;
+  for (let i = 0; i < length; i++) id += ALPHABET[randomInt(ALPHABET.length)];
+  return id;
+}
+
+export function toMerchant(row: MerchantRow): Merchant {
+  return {
+    merchantId: row.merchant_id,
+    accountNumber: Number(row.account_number),
+    name: row.name,
+    documentNumber: row.document_number,
+    legalName: row.legal_name,
+    email: row.email,
+    createdDate: row.created_at,
+  };
+}
+
+/** Operator onboarding: merchants and their API credentials (contract section 3). */
+export class MerchantService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly passwordHashCost: number,
+  ) {}
+
+  async create(input: NewMerchant): Promise<Merchant> {
+    const documentNumber = input.documentNumber.trim();
+    if (!isValidCpfOrCnpj(documentNumber)) {
+      throw new ApiError(400, 'documentNumber', 'documentNumber must be a valid CPF or CNPJ, digits only (alphanumeric CNPJ allowed).');
+    }
+    const row = await merchantsRepository.insert(this.database.db, {
+      // 4 + 16 characters: within the seeds' 20-character merchantId.
+      merchant_id: randomId('mer_', 16),
+      name: input.name.trim(),
+      document_number: documentNumber,
+      legal_name: input.legalName?.trim() || null,
+      email: input.email?.trim() || null,
+      created_at: this.clock.now().toISOString(),
+    });
+    return toMerchant(row);
+  }
+
+  async get(merchantId: string): Promise<Merchant> {
+    const row = await merchantsRepository.findById(this.database.db, merchantId);
+    if (!row) throw notFound('Merchant');
+    return toMerchant(row);
+  }
+
+  async list(query: ListQuery): Promise<ListEnvelope<Merchant>> {
+    const p = paging(query, {
+      createdDate: 'created_at',
+      name: 'name',
+      accountNumber: 'account_number',
+      merchantId: 'merchant_id',
+    });
+    const { rows, total } = await merchantsRepository.list(this.database.db, p);
+    return { items: rows.map(toMerchant), page: p.page, limit: p.limit, total };
+  }
+
+  async createCredential(merchantId: string, input: { scopes: Scope[]; allowedIps?: string[] }): Promise<IssuedCredential> {
+    await this.get(merchantId);
+    const scopes = [...new Set(input.scopes)];
+    if (scopes.length === 0) throw new ApiError(400, 'scopes', 'scopes must hold at least one of: payments, recurrence, integration.');
+    const allowedIps = [...new Set((input.allowedIps ?? []).map((s) => s.trim()))];
+    const bad = allowedIps.findIndex((ip) => !isValidIpOrCidr(ip));
+    if (bad >= 0) throw new ApiError(400, `allowedIps[${bad}]`, 'allowedIps entries must be IP addresses or CIDR ranges.');
+    const userName = randomId('usr_', 16);
+    const password = randomSecret(18);
+    await credentialsRepository.insert(this.database.db, {
+      user_name: userName,
+      merchant_id: merchantId,
+      password_hash: await hashPassword(password, this.passwordHashCost),
+      scopes: scopes.join(' '),
+      allowed_ips: JSON.stringify(allowedIps),
+      created_at: this.clock.now().toISOString(),
+      revoked_at: null,
+    });
+    return { userName, password, merchantId, scopes, allowedIps };
+  }
+
+  /** Revocation is effective at once: every authenticated call re-reads the credential. */
+  async revokeCredential(userName: string): Promise<{ userName: string; revokedAt: string }> {
+    const revokedAt = this.clock.now().toISOString();
+    if (!(await credentialsRepository.revoke(this.database.db, userName, revokedAt))) throw notFound('Credential');
+    return { userName, revokedAt };
+  }
+}

@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { VirtualClock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandlers } from '../../jobs/registry.js';
+import { runJob, silentLogger, type JobLogger, type JobRunner } from '../../jobs/run-job.js';
+import type { Worker } from '../../jobs/worker.js';
+
+export const CLOCK_OFFSET_SETTING = 'clock_offset_ms';
+/** Stops a job that keeps re-enqueueing itself before the target from looping forever. */
+export const MAX_JOBS_PER_ADVANCE = 1_000_000;
+
+export interface SandboxClockOptions {
+  logger?: JobLogger;
+  maxJobsPerAdvance?: number;
+}
+
+export interface AdvanceResult {
+  now: Date;
+  jobsRun: number;
+}
+
+export interface AdvanceBy {
+  days?: number;
+  hours?: number;
+  minutes?: number;
+}
+
+/**
+ * The sandbox clock (contract section 12): moves business time forward and, before returning,
+ * runs every job due up to the new time, in time order, with the clock standing at each job's
+ * due time while it runs.
+ */
+export class SandboxClockService {
+  private readonly runner: JobRunner;
+  private readonly maxJobs: number;
+  /** Advances run one after the other: two interleaved would run jobs out of time order. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: VirtualClock,
+    queue: JobQueue,
+    handlers: JobHandlers,
+    private readonly worker?: Worker,
+    options: SandboxClockOptions = {},
+  ) {
+    this.runner = { queue, handlers, clock, logger: options.logger ?? silentLogger };
+    this.maxJobs = options.maxJobsPerAdvance ?? MAX_JOBS_PER_ADVANCE;
+  }
+
+  /** Adopts the persisted offset (a restart, or another instance that advanced). */
+  async load(): Promise<void> {
+    const row = await this.database.db
+      .selectFrom('settings')
+      .select('value')
+      .where('key', '=', CLOCK_OFFSET_SETTING)
+      .executeTakeFirst();
+    const offset = Number(row?.value);
+    if (Number.isFinite(offset)) this.clock.syncOffset(offset);
+  }
+
+  now(): Date {
+    return this.clock.now();
+  }
+
+  /** Moves to `target`; a target in the past runs what is already due and leaves the clock where it is. */
+  advance(target: Date): Promise<AdvanceResult> {
+    return this.serialized(() => this.advanceTo(() => target));
+  }
+
+  advanceBy({ days = 0, hours = 0, minutes = 0 }: AdvanceBy): Promise<AdvanceResult> {
+    const ms = ((days * 24 + hours) * 60 + minutes) * 60_000;
+    // The target is computed once this advance has the lock, so two "+1 day" calls make two days.
+    return this.serialized(() => this.advanceTo(() => new Date(this.clock.now().getTime() + ms)));
+  }
+
+  private async advanceTo(targetOf: () => Date): Promise<AdvanceResult> {
+    // The local worker must neither run a job with the clock pinned for another, nor run a
+    // later job before an earlier one: pause() waits for the jobs it is running.
+    await this.worker?.pause();
+    const workerId = `sandbox-clock:${randomUUID()}`;
+    let jobsRun = 0;
+    try {
+      await this.load();
+      const requested = targetOf();
+      const target = requested.getTime() > this.clock.now().getTime() ? requested : this.clock.now();
+      for (;;) {
+        if (jobsRun >= this.maxJobs) {
+          throw new Error(`sandbox advance stopped after ${this.maxJobs} jobs; the jobs still due stay pending`);
+        }
+        // One job at a time, so a job a handler enqueues for earlier than the next queued job
+        // still runs before it.
+        const [job] = await this.runner.queue.claim(workerId, { limit: 1, dueBy: target });
+        if (!job) break;
+        // The pin only moves forward (it is max(run_at, now)) and stays between jobs, so anyone
+        // reading the clock meanwhile never sees time go back.
+        this.clock.pin(job.runAt);
+        await runJob(this.runner, job, workerId);
+        jobsRun += 1;
+      }
+      this.clock.moveTo(target);
+    } finally {
+      // On failure too: keep at least the time the last job ran at, so time never goes back.
+      this.clock.moveTo(this.clock.now());
+      this.clock.unpin();
+      await this.persistOffset();
+      this.worker?.resume();
+    }
+    return { now: this.clock.now(), jobsRun };
+  }
+
+  private async persistOffset(): Promise<void> {
+    const value = String(this.clock.offset);
+    await this.database.db
+      .insertInto('settings')
+      .values({ key: CLOCK_OFFSET_SETTING, value })
+      .onConflict((oc) =>
+        oc
+          .column('key')
+          .doUpdateSet({ value: (eb) => eb.ref('excluded.value') })
+          // Only grow: another instance may have advanced further meanwhile.
+          .where(sql<boolean>`cast(settings.value as bigint) < cast(excluded.value as bigint)`),
+      )
+      .execute();
+  }
+
+  private serialized<T>(task: () => Promise<T>): Promise<T> {
+    const result = this.tail.then(task);
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+}

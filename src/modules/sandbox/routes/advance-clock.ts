@@ -1,0 +1,54 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { ApiError } from '../../../http/errors.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+
+const MINUTE_MS = 60_000;
+const MAX_STEP_MS = 3660 * 24 * 60 * MINUTE_MS; // ten years and change per call
+
+/**
+ * POST /sandbox/clock/advance {days?, hours?, minutes?} or {to}: moves business time forward and
+ * answers only after every job due up to the new time has run, in time order (section 12).
+ */
+export function advanceClockRoute(app: App, ctx: AppContext): void {
+  app.post('/sandbox/clock/advance', {
+    schema: {
+      tags: ['sandbox'],
+      summary: 'Advance the virtual clock and run the work that falls due',
+      security: security.admin,
+      body: Type.Object({
+        days: Type.Optional(Type.Integer({ minimum: 0, maximum: 3660 })),
+        hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 87840 })),
+        minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 5270400 })),
+        to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 target; must not be in the past' })),
+      }),
+      response: {
+        200: Type.Object({ now: Type.String({ format: 'date-time' }), jobsRun: Type.Integer() }),
+        ...errorResponses(400, 401),
+      },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => {
+      const { days, hours, minutes, to } = request.body;
+      const relative = days !== undefined || hours !== undefined || minutes !== undefined;
+      if (relative === (to !== undefined)) {
+        throw new ApiError(400, 'body', 'Send either {days, hours, minutes} or {to}, not both and not neither.');
+      }
+      const now = ctx.clock.now();
+      let target: Date;
+      if (to !== undefined) {
+        target = new Date(to);
+        if (target.getTime() < now.getTime()) {
+          throw new ApiError(400, 'to', `The clock never moves back: "to" must not be before ${now.toISOString()}.`);
+        }
+      } else {
+        target = new Date(now.getTime() + (((days ?? 0) * 24 + (hours ?? 0)) * 60 + (minutes ?? 0)) * MINUTE_MS);
+      }
+      if (target.getTime() - now.getTime() > MAX_STEP_MS) throw new ApiError(400, 'body', 'One advance moves at most 3660 days.');
+      const result = await ctx.sandboxClock!.advance(target);
+      return { now: result.now.toISOString(), jobsRun: result.jobsRun };
+    },
+  });
+}

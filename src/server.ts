@@ -1,0 +1,79 @@
+import { assertProductionSecrets, ConfigError, loadConfig } from './config.js';
+import { ensureDemoAccount } from './bootstrap.js';
+import { createContext } from './context.js';
+import { buildApp } from './http/app.js';
+import { createLogger } from './logger.js';
+
+/**
+ * `npm start`: one binary for every role. ROLE=api serves HTTP, ROLE=worker runs jobs (and
+ * answers /healthz, /readyz, /metrics), ROLE=all (default) does both.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  assertProductionSecrets(config);
+  const logger = createLogger(config.logLevel);
+  const ctx = await createContext(config, { logger });
+  const app = await buildApp(ctx, { apis: config.role !== 'worker' });
+  await app.listen({ port: config.port, host: config.host });
+  if (config.role !== 'api') ctx.worker.start();
+
+  if (config.mode === 'sandbox') {
+    const demo = await ensureDemoAccount(ctx.database, ctx.merchants, ctx.cipher);
+    printSandboxBanner(config.publicUrl, config.gatewayBasePath, config.integrationBasePath, demo, ctx.adminApiKey);
+  }
+  logger.info({ port: config.port, mode: config.mode, role: config.role, database: ctx.database.dialect }, 'ready');
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: no new requests, finishing in-flight requests and jobs');
+    try {
+      await app.close(); // stops accepting, waits for in-flight requests
+      await ctx.worker.stop(); // waits for running jobs
+      await ctx.database.close();
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+function printSandboxBanner(
+  publicUrl: string,
+  gatewayPath: string,
+  integrationPath: string,
+  demo: { merchantId: string; accountNumber: number; userName: string; password: string },
+  adminApiKey: string,
+): void {
+  // Printed on purpose: these are sandbox credentials the developer needs to start.
+  process.stdout.write(
+    [
+      '',
+      'Payment gateway sandbox is ready.',
+      `  Gateway API:      ${publicUrl}${gatewayPath}`,
+      `  Integration API:  ${publicUrl}${integrationPath}`,
+      `  API docs:         ${publicUrl}/docs`,
+      '',
+      'Demo merchant (kept across restarts):',
+      `  merchantId:       ${demo.merchantId}`,
+      `  accountNumber:    ${demo.accountNumber}`,
+      `  userName:         ${demo.userName}`,
+      `  password:         ${demo.password}`,
+      `  admin key:        ${adminApiKey}`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+main().catch((error) => {
+  if (error instanceof ConfigError) {
+    process.stderr.write(`${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`Failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
