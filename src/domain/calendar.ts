@@ -14,8 +14,10 @@ const MS_PER_DAY = 86_400_000;
 export function isIsoDate(value: string): boolean {
   const m = ISO_DATE.exec(value);
   if (m === null) return false;
-  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-  // Date.UTC rolls 02-30 over to 03-02 and maps years 0-99 to 1900+; compare back.
+  const d = new Date(0);
+  // setUTCFullYear (unlike Date.UTC) keeps years 0-99 as they are; it rolls 02-30 over to
+  // 03-02, which the comparison below catches.
+  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
   return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
 }
 

@@ -43,12 +43,20 @@ export interface TestApp {
 }
 
 /** Builds the whole app on a fresh database (SQLite in memory, or a new PostgreSQL schema). */
-export async function testApp(env: Record<string, string> = {}): Promise<TestApp> {
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  /** Extra routes (test-only endpoints exercising shared helpers), added before the app is ready. */
+  routes?: (app: App, ctx: AppContext) => void;
+}
+
+export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const env = options.env ?? {};
   const database = await freshDatabase();
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'info', ...env });
   const logs = new LogCapture();
   const ctx = await createContext(config, { database, logger: createLogger(config.logLevel, logs) });
   const app = await buildApp(ctx);
+  options.routes?.(app, ctx);
   await app.ready();
   const adminHeaders = { authorization: `Bearer ${ctx.adminApiKey}` };
 
