@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createLogger } from '../../src/logger.js';
 import { JobQueue, type ClaimedJob } from '../../src/jobs/queue.js';
 import { JobHandlers, RetryLater } from '../../src/jobs/registry.js';
 import type { JobLogger } from '../../src/jobs/run-job.js';
@@ -276,7 +277,8 @@ describe(`job queue contract (${testDialect})`, () => {
     handlers.register('k', async (_p, ctx) => {
       ran.push(ctx.job.id);
     });
-    const worker = new Worker(queue, handlers, clock, { pollMs: 5 });
+    // The app's pino logger fits the worker's logger type.
+    const worker = new Worker(queue, handlers, clock, { pollMs: 5, logger: createLogger('silent') });
     worker.start();
     await worker.pause();
     const id = await enqueue('k');
