@@ -51,8 +51,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const virtualClock = config.mode === 'sandbox' ? new VirtualClock() : undefined;
   const clock: Clock = virtualClock ?? new SystemClock();
 
-  const queue = new JobQueue(database, clock);
   const handlers = new JobHandlers();
+  // The registry gives each kind its own max attempts.
+  const queue = new JobQueue(database, clock, handlers);
   const worker = new Worker(queue, handlers, clock, { pollMs: config.workerPollMs, logger: options.logger });
   const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker) : undefined;
   await sandboxClock?.load();

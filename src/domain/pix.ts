@@ -155,17 +155,14 @@ export function parseBrCode(payload: string): ParsedBrCode {
   if (crc16(payload.slice(0, -4)) !== last.value.toUpperCase()) return fail('crc_mismatch');
 
   const get = (id: string) => fields.find((f) => f.id === id)?.value;
-  let account: TlvField[] | null = null;
-  for (const f of fields) {
-    const n = Number(f.id);
-    if (n < 26 || n > 51) continue;
-    const sub = parseTlv(f.value);
-    if (sub?.find((s) => s.id === '00')?.value.toLowerCase() === PIX_GUI) account = sub;
-  }
-  if (account === null) return fail('not_pix');
-  const sub = (id: string) => account!.find((s) => s.id === id)?.value;
+  const account = fields
+    .filter((f) => Number(f.id) >= 26 && Number(f.id) <= 51)
+    .map((f) => parseTlv(f.value))
+    .find((t) => t?.find((s) => s.id === '00')?.value.toLowerCase() === PIX_GUI);
+  if (!account) return fail('not_pix');
+  const sub = (id: string) => account.find((s) => s.id === id)?.value;
 
-  const txid = get('62') === undefined ? undefined : parseTlv(get('62')!)?.find((s) => s.id === '05')?.value;
+  const txid = parseTlv(get('62') ?? '')?.find((s) => s.id === '05')?.value;
   const mcc = get('52');
   const currency = get('53');
   const countryCode = get('58');

@@ -19,7 +19,8 @@ export async function registerMaintenanceJobs(ctx: AppContext): Promise<void> {
   ctx.handlers.register(KIND, async (_payload, { clock }) => {
     const wallNow = clock.wallNow();
     await purgeIdempotencyKeys(ctx.database, wallNow);
-    await ctx.queue.purgeFinished(new Date(wallNow.getTime() - 7 * DAY_MS));
+    // Jobs record business time, so their retention is counted in business time too.
+    await ctx.queue.purgeFinished(new Date(clock.now().getTime() - 7 * DAY_MS));
     await schedule(nextRun(clock.now()));
   });
   await schedule(nextRun(ctx.clock.now()));

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { assertProductionSecrets, ConfigError, loadConfig } from '../src/config.js';
+
+describe('configuration', () => {
+  it('has the contract defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      gatewayBasePath: '/gateway',
+      integrationBasePath: '/integration',
+      databaseUrl: 'sqlite:./data/gateway.db',
+      mode: 'sandbox',
+      publicUrl: 'http://localhost:8080',
+      tokenTtlSeconds: 3600,
+      role: 'all',
+      trustProxy: false,
+    });
+  });
+
+  it('parses TRUST_PROXY as a flag, a hop count or a list', () => {
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
+  it('refuses bad values with a message naming the setting', () => {
+    expect(() => loadConfig({ GATEWAY_MODE: 'live' })).toThrow(/GATEWAY_MODE/);
+    expect(() => loadConfig({ ROLE: 'both' })).toThrow(/ROLE/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ GATEWAY_BASE_PATH: 'gateway' })).toThrow(/GATEWAY_BASE_PATH/);
+    expect(() => loadConfig({ TOKEN_TTL_SECONDS: '5' })).toThrow(/TOKEN_TTL_SECONDS/);
+  });
+
+  it('refuses to start in production without its secrets, naming each one', () => {
+    const bare = loadConfig({ GATEWAY_MODE: 'production' });
+    expect(() => assertProductionSecrets(bare)).toThrow(ConfigError);
+    try {
+      assertProductionSecrets(bare);
+    } catch (error) {
+      expect((error as Error).message).toContain('ADMIN_API_KEY is required');
+      expect((error as Error).message).toContain('DATA_KEY is required');
+    }
+    const weak = loadConfig({ GATEWAY_MODE: 'production', ADMIN_API_KEY: 'short', DATA_KEY: 'c2hvcnQ=' });
+    expect(() => assertProductionSecrets(weak)).toThrow(/at least 32 characters[\s\S]*32 bytes/);
+    const good = loadConfig({ GATEWAY_MODE: 'production', ADMIN_API_KEY: 'a'.repeat(40), DATA_KEY: Buffer.alloc(32, 1).toString('base64') });
+    expect(() => assertProductionSecrets(good)).not.toThrow();
+    expect(() => assertProductionSecrets(loadConfig({}))).not.toThrow(); // sandbox invents its own
+  });
+});
