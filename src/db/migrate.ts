@@ -1,6 +1,7 @@
 import { Migrator, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './connection.js';
 import * as m0001 from './migrations/0001_foundation.js';
+import * as m0002 from './migrations/0002_cards_payments.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -8,6 +9,7 @@ import * as m0001 from './migrations/0001_foundation.js';
  */
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0002_cards_payments': m0002,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

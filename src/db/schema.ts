@@ -72,6 +72,110 @@ export interface JobsTable {
   updated_at: string;
 }
 
+export interface CardKeysTable {
+  key_id: string;
+  public_pem: string;
+  private_sealed: string;
+  created_at: string;
+  retired_at: string | null;
+}
+
+interface StoredCard {
+  pan_sealed: string;
+  brand: string;
+  bin: string;
+  last4: string;
+  pan_length: number;
+  exp_month: string;
+  exp_year: string;
+  /** HMAC of the PAN under a key derived from DATA_KEY: equal cards, equal fingerprints. */
+  fingerprint: string;
+}
+
+export interface CardTokensTable extends StoredCard {
+  number_token: string;
+  merchant_id: string;
+  expires_at: string;
+  consumed_at: string | null;
+  created_at: string;
+}
+
+export interface VaultCardsTable extends StoredCard {
+  vault_id: string;
+  merchant_id: string;
+  cardholder_name: string;
+  sandbox_return_code: string | null;
+  created_at: string;
+  deleted_at: string | null;
+}
+
+export interface PaymentsTable {
+  payment_id: string;
+  merchant_id: string;
+  account_number: number;
+  status: string;
+  amount: number;
+  installments: number;
+  product_type: string;
+  transaction_type: string;
+  brand: string;
+  masked_card_number: string;
+  card_fingerprint: string;
+  card_source: string;
+  vault_id: string | null;
+  cardholder_name: string;
+  reference_transaction: string | null;
+  url_callback: string | null;
+  code_anti_fraud: string;
+  customer: string | null;
+  customer_document: string | null;
+  customer_email: string | null;
+  customer_ip: string | null;
+  antifraud_decision: string;
+  antifraud_score: number;
+  antifraud_reasons: string;
+  return_code: string | null;
+  return_message: string | null;
+  authorization_code: string | null;
+  nsu: string | null;
+  acquirer_reference: string | null;
+  splits: string;
+  billing_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PaymentEventsTable {
+  id: Generated<number>;
+  payment_id: string;
+  merchant_id: string;
+  account_number: number;
+  old_status: string;
+  new_status: string;
+  occurred_at: string;
+}
+
+export interface AntifraudSettingsTable {
+  merchant_id: string;
+  settings: string;
+  updated_at: string;
+}
+
+export interface AntifraudBlocklistTable {
+  id: Generated<number>;
+  kind: 'card' | 'document' | 'email' | 'ip';
+  value: string;
+  reason: string | null;
+  created_at: string;
+}
+
+export interface SandboxAcquirerOperationsTable {
+  idempotency_key: string;
+  operation: string;
+  result: string;
+  created_at: string;
+}
+
 export interface DB {
   settings: SettingsTable;
   merchants: MerchantsTable;
@@ -79,4 +183,12 @@ export interface DB {
   login_attempts: LoginAttemptsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
+  card_keys: CardKeysTable;
+  card_tokens: CardTokensTable;
+  vault_cards: VaultCardsTable;
+  payments: PaymentsTable;
+  payment_events: PaymentEventsTable;
+  antifraud_settings: AntifraudSettingsTable;
+  antifraud_blocklist: AntifraudBlocklistTable;
+  sandbox_acquirer_operations: SandboxAcquirerOperationsTable;
 }
