@@ -15,6 +15,7 @@ import { SCOPES, type Scope } from './modules/merchants/service.js';
  *   gateway merchants list
  *   gateway credentials create --merchant mer_... --scopes payments,recurrence [--allowed-ips 10.0.0.0/8]
  *   gateway credentials revoke usr_...
+ *   gateway keys rotate      (new RSA key for encryptedCard; the previous one decrypts 24 h more)
  *   gateway serve            (same as npm start)
  */
 const USAGE = `usage: gateway <command>
@@ -23,6 +24,7 @@ const USAGE = `usage: gateway <command>
   merchants list [--page N] [--limit N]
   credentials create --merchant MERCHANT_ID --scopes payments,recurrence,integration [--allowed-ips IP,CIDR]
   credentials revoke USER_NAME
+  keys rotate
   serve`;
 
 export interface CliIo {
@@ -71,7 +73,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, context?: Ap
       return 0;
     }
     const key = `${group} ${action}`;
-    if (!['merchants create', 'merchants list', 'credentials create', 'credentials revoke'].includes(key)) {
+    if (!['merchants create', 'merchants list', 'credentials create', 'credentials revoke', 'keys rotate'].includes(key)) {
       io.err(USAGE);
       return 64;
     }
@@ -98,6 +100,9 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, context?: Ap
       case 'credentials revoke':
         if (!positionals[0]) throw new ApiError(400, 'arguments', 'the userName to revoke is required.');
         print(await ctx.merchants.revokeCredential(positionals[0]));
+        break;
+      case 'keys rotate':
+        print(await ctx.cardKeys.rotate());
         break;
     }
     return 0;

@@ -9,7 +9,14 @@ import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/registry.js';
 import { Worker } from './jobs/worker.js';
 import { registerMaintenanceJobs } from './jobs/maintenance.js';
+import { AntiFraudEngine } from './modules/antifraud/engine.js';
+import { ConfiguredIpCountries } from './modules/antifraud/ip-countries.js';
 import { AuthService } from './modules/auth/service.js';
+import { CardKeyService } from './modules/cards/keys.js';
+import { CardService } from './modules/cards/service.js';
+import { PaymentService, RECOVER_JOB } from './modules/payments/service.js';
+import { SandboxAcquirer } from './acquirer/sandbox.js';
+import type { Acquirer } from './acquirer/types.js';
 import { TokenSigner } from './modules/auth/tokens.js';
 import { MerchantService } from './modules/merchants/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
@@ -29,9 +36,19 @@ export interface AppContext {
   adminApiKey: string;
   merchants: MerchantService;
   auth: AuthService;
+  /** RSA keys behind encryptedCard (GET /cards/public-key). */
+  cardKeys: CardKeyService;
+  /** Card tokens and the card vault. */
+  cards: CardService;
   queue: JobQueue;
   handlers: JobHandlers;
   worker: Worker;
+  antifraud: AntiFraudEngine;
+  /** The card network: the sandbox acquirer is the one implementation so far. */
+  acquirer: Acquirer;
+  payments: PaymentService;
+  /** The operator's IP -> country table, the anti-fraud engine's default resolver. */
+  ipCountries: ConfiguredIpCountries;
   /** Present in sandbox mode only. */
   sandboxClock?: SandboxClockService;
 }
@@ -57,6 +74,15 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const worker = new Worker(queue, handlers, clock, { pollMs: config.workerPollMs, logger: options.logger });
   const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker) : undefined;
   await sandboxClock?.load();
+  const ipCountries = new ConfiguredIpCountries(database, clock);
+  // The public key must exist before the first request asks for it.
+  const cardKeys = new CardKeyService(database, cipher, clock);
+  await cardKeys.ensureKey();
+
+  const antifraud = new AntiFraudEngine(database, clock, cipher, ipCountries, { sandbox: config.mode === 'sandbox' });
+  const cards = new CardService(database, cipher, clock, cardKeys);
+  const acquirer = new SandboxAcquirer();
+  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue }, acquirer);
 
   const ctx: AppContext = {
     config,
@@ -68,11 +94,18 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     adminKeyDigest: adminKeyDigest(secrets.adminApiKey),
     merchants: new MerchantService(database, clock, config.passwordHashCost),
     auth: new AuthService(database, clock, new TokenSigner(cipher.deriveKey('jwt-signing'), config.tokenTtlSeconds), config.passwordHashCost),
+    cardKeys,
+    cards,
     queue,
     handlers,
     worker,
+    antifraud,
+    acquirer,
+    payments,
+    ipCountries,
     sandboxClock,
   };
   await registerMaintenanceJobs(ctx);
+  handlers.register(RECOVER_JOB, async ({ paymentId }: { paymentId: string }) => payments.recover(paymentId));
   return ctx;
 }

@@ -169,13 +169,6 @@ export interface AntifraudBlocklistTable {
   created_at: string;
 }
 
-export interface SandboxAcquirerOperationsTable {
-  idempotency_key: string;
-  operation: string;
-  result: string;
-  created_at: string;
-}
-
 export interface DB {
   settings: SettingsTable;
   merchants: MerchantsTable;
@@ -190,5 +183,4 @@ export interface DB {
   payment_events: PaymentEventsTable;
   antifraud_settings: AntifraudSettingsTable;
   antifraud_blocklist: AntifraudBlocklistTable;
-  sandbox_acquirer_operations: SandboxAcquirerOperationsTable;
 }

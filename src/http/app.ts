@@ -11,7 +11,10 @@ import type { App } from './types.js';
 import { registerOpsRoutes } from '../modules/ops/routes.js';
 import { registerAuthRoutes } from '../modules/auth/routes.js';
 import { registerAdminRoutes } from '../modules/merchants/routes.js';
+import { registerCardRoutes } from '../modules/cards/routes.js';
+import { registerPaymentRoutes } from '../modules/payments/routes.js';
 import { registerSandboxRoutes } from '../modules/sandbox/routes.js';
+import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -72,6 +75,9 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   if (options.apis !== false) {
     registerAuthRoutes(app, ctx);
     registerAdminRoutes(app, ctx);
+    registerAntifraudRoutes(app, ctx);
+    registerCardRoutes(app, ctx);
+    registerPaymentRoutes(app, ctx);
     if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
   }
   return app;

@@ -1,0 +1,132 @@
+import type { Clock } from '../../clock.js';
+import type { Database, Executor } from '../../db/connection.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+import { BlocklistService, normaliseEmail } from './blocklist.js';
+import { canonicalIp } from './ip.js';
+import type { IpCountryResolver } from './ip-countries.js';
+import { antifraudRepository } from './repository.js';
+import { AntifraudSettingsStore, type AntifraudSettings } from './settings.js';
+
+export type AntiFraudDecision = 'Accept' | 'Review' | 'Reject';
+
+export interface AssessmentInput {
+  merchantId: string;
+  /** Cents. */
+  amount: number;
+  /** `cardFingerprint()` of the PAN, as stored in `payments.card_fingerprint`. */
+  cardFingerprint: string;
+  customer?: {
+    /** Compared with `payments.customer_document` as given: store the same spelling. */
+    documentNumber?: string;
+    email?: string;
+    /** Compared with `payments.customer_ip` as given; blocklist ranges match its canonical form. */
+    ipAddress?: string;
+    /** ISO 3166-1 alpha-2. */
+    country?: string;
+  };
+}
+
+export interface Assessment {
+  decision: AntiFraudDecision;
+  /** 0..100. */
+  score: number;
+  /** Short codes of the rules that fired, e.g. `velocity_card`, `blocklist_email`, `amount_limit`. */
+  reasons: string[];
+}
+
+/** Points each rule adds; the sum is capped at 100 and compared with the merchant's thresholds. */
+export const RULE_POINTS = { velocity: 60, amountLimit: 50, ipCountryMismatch: 30 } as const;
+
+const SANDBOX_TRIGGERS: ReadonlyArray<readonly [suffix: string, decision: 'Review' | 'Reject']> = [
+  ['@review.test', 'Review'],
+  ['@reject.test', 'Reject'],
+];
+
+/**
+ * The anti-fraud rules engine (contract section 6). A blocklist hit rejects outright; the other
+ * rules add points. Per payment it costs at most two queries (blocklist, velocity counts) and
+ * reads cached settings and IP ranges; all of them run on the caller's executor, so the payment
+ * service may assess inside its own transaction.
+ */
+export class AntiFraudEngine {
+  readonly settings: AntifraudSettingsStore;
+  readonly blocklist: BlocklistService;
+
+  constructor(
+    database: Database,
+    private readonly clock: Clock,
+    cipher: DataCipher,
+    private readonly resolver: IpCountryResolver,
+    private readonly options: { sandbox: boolean },
+  ) {
+    this.settings = new AntifraudSettingsStore(database, clock);
+    this.blocklist = new BlocklistService(database, clock, cipher);
+  }
+
+  async assess(executor: Executor, input: AssessmentInput): Promise<Assessment> {
+    const customer = input.customer ?? {};
+    const settings = await this.settings.effective(executor, input.merchantId);
+
+    // Sandbox triggers decide first, so an integrator's test outcome never depends on history.
+    const email = customer.email ? normaliseEmail(customer.email) : undefined;
+    if (this.options.sandbox && email) {
+      for (const [suffix, decision] of SANDBOX_TRIGGERS) {
+        if (email.endsWith(suffix)) {
+          const score = decision === 'Reject' ? 100 : settings.reviewScore;
+          return { decision, score, reasons: [`sandbox_${decision.toLowerCase()}`] };
+        }
+      }
+    }
+
+    const blocked = await this.blocklist.hits(executor, {
+      cardFingerprint: input.cardFingerprint,
+      document: customer.documentNumber,
+      email,
+      ip: customer.ipAddress,
+    });
+    if (blocked.length > 0) {
+      return { decision: 'Reject', score: 100, reasons: blocked.sort().map((kind) => `blocklist_${kind}`) };
+    }
+
+    const reasons = [...(await this.velocityReasons(executor, input, settings))];
+    let score = reasons.length * RULE_POINTS.velocity;
+    if (input.amount > settings.amountLimit) {
+      reasons.push('amount_limit');
+      score += RULE_POINTS.amountLimit;
+    }
+    if (settings.checkIpCountry && (await this.countryMismatch(executor, customer.ipAddress, customer.country))) {
+      reasons.push('ip_country_mismatch');
+      score += RULE_POINTS.ipCountryMismatch;
+    }
+    score = Math.min(score, 100);
+    const decision = score >= settings.rejectScore ? 'Reject' : score >= settings.reviewScore ? 'Review' : 'Accept';
+    return { decision, score, reasons };
+  }
+
+  /** Counts payments already made in the window (business time: the sandbox clock moves it). */
+  private async velocityReasons(executor: Executor, input: AssessmentInput, settings: AntifraudSettings): Promise<string[]> {
+    const { windowMinutes, maxPerCard, maxPerDocument, maxPerIp } = settings.velocity;
+    const since = new Date(this.clock.now().getTime() - windowMinutes * 60_000).toISOString();
+    const counts = await antifraudRepository.velocityCounts(executor, {
+      merchantId: input.merchantId,
+      since,
+      cardFingerprint: input.cardFingerprint,
+      document: input.customer?.documentNumber || undefined,
+      ip: input.customer?.ipAddress || undefined,
+    }, { card: maxPerCard, document: maxPerDocument, ip: maxPerIp });
+    const reasons: string[] = [];
+    if (counts.card >= maxPerCard) reasons.push('velocity_card');
+    if (counts.document >= maxPerDocument) reasons.push('velocity_document');
+    if (counts.ip >= maxPerIp) reasons.push('velocity_ip');
+    return reasons;
+  }
+
+  /** Fires only when both countries are known and differ. */
+  private async countryMismatch(executor: Executor, ipAddress: string | undefined, country: string | undefined): Promise<boolean> {
+    const ip = ipAddress ? canonicalIp(ipAddress) : null;
+    if (!ip || !country) return false;
+    await this.resolver.refresh?.(executor);
+    const located = this.resolver.countryOf(ip);
+    return located !== null && located !== country.trim().toUpperCase();
+  }
+}

@@ -1,0 +1,19 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { IpCountryRanges } from './schemas.js';
+
+/** GET /admin/antifraud/ip-countries: the operator's IP range -> country table. */
+export function getIpCountriesRoute(app: App, ctx: AppContext): void {
+  app.get('/admin/antifraud/ip-countries', {
+    schema: {
+      tags: ['admin'],
+      summary: 'Get the IP range -> country table',
+      security: security.admin,
+      response: { 200: IpCountryRanges, ...errorResponses(401) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async () => ctx.ipCountries.get(),
+  });
+}

@@ -1,0 +1,24 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { MerchantIdParams } from '../../merchants/routes/schemas.js';
+import { AntifraudSettings } from './schemas.js';
+
+/** GET /admin/merchants/{merchantId}/antifraud: the whole effective settings (defaults included). */
+export function getSettingsRoute(app: App, ctx: AppContext): void {
+  app.get('/admin/merchants/:merchantId/antifraud', {
+    schema: {
+      tags: ['admin'],
+      summary: "Get a merchant's anti-fraud thresholds",
+      security: security.admin,
+      params: MerchantIdParams,
+      response: { 200: AntifraudSettings, ...errorResponses(400, 401, 404) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => {
+      await ctx.merchants.get(request.params.merchantId);
+      return ctx.antifraud.settings.get(request.params.merchantId);
+    },
+  });
+}

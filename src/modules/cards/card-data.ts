@@ -1,0 +1,110 @@
+import { createHmac } from 'node:crypto';
+import { cvvLength, detectBrand, luhnValid, validateExpiry, type CardBrand } from '../../domain/cards.js';
+import { ApiError, type ErrorItem } from '../../http/errors.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+
+export const CARD_BRANDS: readonly CardBrand[] = ['visa', 'mastercard', 'amex', 'elo', 'hipercard'];
+
+/** Card data as a caller sent it (plain fields or the decrypted encryptedCard). */
+export interface CardInput {
+  number: string;
+  expirationMonth: string;
+  expirationYear: string;
+  securityCode?: string;
+  /** The brand the caller claims; it must agree with the number. */
+  brand?: string;
+}
+
+export interface ValidCard {
+  pan: string;
+  brand: CardBrand;
+  /** '01'..'12'. */
+  expMonth: string;
+  /** Four digits. */
+  expYear: string;
+  /** Only for the authorization at hand; never stored. */
+  cvv?: string;
+  /** First 6 digits. */
+  bin: string;
+  last4: string;
+  panLength: number;
+}
+
+/** A validated card with its fingerprint: what tokens, the vault and payments hand around. */
+export interface Card extends ValidCard {
+  fingerprint: string;
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * Checks a card the way contract section 5 says and answers it normalised, or throws one 400
+ * listing every problem, tagged `<tagPrefix>.<field>` (`cardInfo.cardNumber`...; a prefix of
+ * '' gives bare field names). Descriptions never contain the number or the CVV: they end up in
+ * responses and logs. `now` is business time: a card expires by the calendar the APIs show.
+ */
+export function validateCard(input: CardInput, now: Date, tagPrefix: string): ValidCard {
+  const tag = (field: string) => (tagPrefix ? `${tagPrefix}.${field}` : field);
+  const problems: ErrorItem[] = [];
+  const problem = (field: string, description: string) => problems.push({ tag: tag(field), description: `${tag(field)} ${description}` });
+
+  const pan = input.number;
+  let brand: CardBrand | null = null;
+  if (typeof pan !== 'string' || pan.length === 0) problem('cardNumber', 'is required.');
+  else if (!DIGITS.test(pan)) problem('cardNumber', 'must contain digits only (no spaces or separators).');
+  else if (pan.length < 12 || pan.length > 19) problem('cardNumber', 'must have 12 to 19 digits.');
+  else if (!luhnValid(pan)) problem('cardNumber', 'is not a valid card number (check digit mismatch).');
+  else if ((brand = detectBrand(pan)) === null) problem('cardNumber', `is not a card of a supported brand (${CARD_BRANDS.join(', ')}).`);
+
+  if (input.brand !== undefined) {
+    const claimed = String(input.brand).trim().toLowerCase();
+    if (!(CARD_BRANDS as readonly string[]).includes(claimed)) problem('brand', `must be one of: ${CARD_BRANDS.join(', ')}.`);
+    else if (brand !== null && claimed !== brand) problem('brand', 'does not match the brand of the card number.');
+  }
+
+  const month = String(input.expirationMonth ?? '');
+  const year = String(input.expirationYear ?? '');
+  // The month is checked against a valid year (and the year against a valid month) so that
+  // both format errors are reported at once.
+  const monthOk = validateExpiry(month, '2000', now).ok;
+  const yearOk = validateExpiry('01', year, now).ok;
+  if (!monthOk) problem('expirationMonth', 'must be two digits from 01 to 12.');
+  if (!yearOk) problem('expirationYear', 'must be two or four digits.');
+  const expiry = monthOk && yearOk ? validateExpiry(month, year, now) : undefined;
+  if (expiry?.ok && expiry.expired) problem('expirationMonth', `is past: the card expired at the end of ${expiry.month}/${expiry.year}.`);
+
+  const cvv = input.securityCode;
+  if (cvv !== undefined) {
+    if (typeof cvv !== 'string' || !DIGITS.test(cvv)) problem('securityCode', 'must contain digits only.');
+    else if (brand !== null && cvv.length !== cvvLength(brand)) problem('securityCode', `must have ${cvvLength(brand)} digits for ${brand} cards.`);
+    else if (brand === null && (cvv.length < 3 || cvv.length > 4)) problem('securityCode', 'must have 3 or 4 digits.');
+  }
+
+  if (problems.length > 0 || brand === null || !expiry?.ok) throw new ApiError(400, problems);
+  return {
+    pan,
+    brand,
+    expMonth: expiry.month,
+    expYear: expiry.year,
+    ...(cvv !== undefined ? { cvv } : {}),
+    bin: pan.slice(0, 6),
+    last4: pan.slice(-4),
+    panLength: pan.length,
+  };
+}
+
+const fingerprintKeys = new WeakMap<DataCipher, Buffer>();
+
+/**
+ * HMAC-SHA256 of the PAN under a key derived from DATA_KEY: the same card gives the same
+ * fingerprint (anti-fraud velocity, blocklists) while the value reveals nothing without the key.
+ * The derived key is cached per cipher: HKDF on every payment would be wasted work.
+ */
+export function cardFingerprint(cipher: DataCipher, pan: string): string {
+  let key = fingerprintKeys.get(cipher);
+  if (!key) {
+    key = cipher.deriveKey('card-fingerprint');
+    fingerprintKeys.set(cipher, key);
+  }
+  return createHmac('sha256', key).update(pan).digest('hex');
+}

@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { CARDHOLDER_NAME_MAX } from '../service.js';
+import { EncryptedCard, PlainCardFields, VaultCard } from './schemas.js';
+
+/**
+ * POST {gateway}/v1/vaults/cards (extension): stores a card for later charges (subscriptions,
+ * payments by vaultId). A numberToken used here is consumed; a CVV is ignored, never stored.
+ */
+export function createVaultRoute(app: App, ctx: AppContext): void {
+  app.post(`${ctx.config.gatewayBasePath}/v1/vaults/cards`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Store a card in the vault',
+      description: 'Exactly one source: {numberToken}, {encryptedCard} or {cardNumber, expirationMonth, expirationYear}; plus cardholderName. Accepts an Idempotency-Key header.',
+      security: security.gateway,
+      body: Type.Object({
+        numberToken: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+        encryptedCard: Type.Optional(EncryptedCard),
+        ...PlainCardFields,
+        cardholderName: Type.String({ minLength: 1, maxLength: CARDHOLDER_NAME_MAX }),
+      }),
+      response: { 201: VaultCard, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    config: { idempotent: true },
+    onRequest: gatewayAuth(ctx, 'payments'),
+    handler: async (request, reply) => {
+      const { cardholderName, ...source } = request.body;
+      return reply.code(201).send(await ctx.cards.createVault(principalOf(request).merchantId, source, cardholderName));
+    },
+  });
+}

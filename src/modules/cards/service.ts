@@ -1,0 +1,276 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Database, Executor } from '../../db/connection.js';
+import { maskPan, type CardBrand } from '../../domain/cards.js';
+import { ApiError, type ErrorItem } from '../../http/errors.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+import { cardFingerprint, validateCard, type Card, type CardInput } from './card-data.js';
+import { CvvStore } from './cvv-store.js';
+import type { CardKeyService } from './keys.js';
+import { cardTokensRepository as tokens, vaultCardsRepository as vault, type VaultCardRow } from './repository.js';
+
+/** A numberToken lives 10 minutes of wall time (a security timer, like a bearer token). */
+export const NUMBER_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const CARDHOLDER_NAME_MAX = 30;
+
+/** Plain card fields as the token and vault endpoints take them. */
+export interface PlainCardFields {
+  cardNumber?: string;
+  expirationMonth?: string;
+  expirationYear?: string;
+  securityCode?: string;
+  brand?: string;
+}
+
+/** `{encryptedCard}` or the plain fields: exactly one form. */
+export interface TokenInput extends PlainCardFields {
+  encryptedCard?: string;
+}
+
+/** `{numberToken}`, `{encryptedCard}` or the plain fields: exactly one source. */
+export interface VaultInput extends TokenInput {
+  numberToken?: string;
+}
+
+export interface NumberToken {
+  numberToken: string;
+  brand: CardBrand;
+  maskedNumber: string;
+  expiresAt: string;
+}
+
+export interface VaultView {
+  vaultId: string;
+  brand: string;
+  maskedNumber: string;
+  expirationMonth: string;
+  expirationYear: string;
+  cardholderName: string;
+}
+
+/** A stored card ready to charge: the card plus what the vault keeps beside it. */
+export interface VaultCard extends Card {
+  vaultId: string;
+  cardholderName: string;
+  /** Sandbox only: the return code every charge of this card answers (POST /sandbox/vaults/{id}/outcome). */
+  sandboxReturnCode: string | null;
+}
+
+const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
+const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
+
+function maskStored(row: { bin: string; last4: string; pan_length: number }): string {
+  return row.bin + '*'.repeat(row.pan_length - 10) + row.last4;
+}
+
+function toView(row: VaultCardRow): VaultView {
+  return {
+    vaultId: row.vault_id,
+    brand: row.brand,
+    maskedNumber: maskStored(row),
+    expirationMonth: row.exp_month,
+    expirationYear: row.exp_year,
+    cardholderName: row.cardholder_name,
+  };
+}
+
+/**
+ * Card tokens and the card vault (contract section 5). PANs are stored only sealed under
+ * DATA_KEY, each bound to its row by the associated data (`card-token:<token>`,
+ * `vault:<vaultId>`), so a sealed PAN copied onto another row does not decrypt.
+ */
+export class CardService {
+  private readonly cvvs = new CvvStore();
+
+  constructor(
+    private readonly database: Database,
+    private readonly cipher: DataCipher,
+    private readonly clock: Clock,
+    private readonly keys: CardKeyService,
+  ) {}
+
+  async createToken(merchantId: string, input: TokenInput): Promise<NumberToken> {
+    const card = await this.readCard(input, true);
+    const numberToken = `tok_${randomBytes(24).toString('base64url')}`;
+    const wallNow = this.clock.wallNow();
+    const expiresAt = new Date(wallNow.getTime() + NUMBER_TOKEN_TTL_MS);
+    await tokens.insert(this.database.db, {
+      ...this.storedColumns(card, sealTokenAd(numberToken)),
+      number_token: numberToken,
+      merchant_id: merchantId,
+      expires_at: expiresAt.toISOString(),
+      consumed_at: null,
+      created_at: this.clock.now().toISOString(),
+    });
+    if (card.cvv !== undefined) this.cvvs.put(numberToken, card.cvv, expiresAt, wallNow);
+    return { numberToken, brand: card.brand, maskedNumber: maskPan(card.pan), expiresAt: expiresAt.toISOString() };
+  }
+
+  /**
+   * Uses a numberToken up and answers its card (with the CVV when this instance still holds
+   * it). Run it inside the payment's transaction: a rollback leaves the token usable (its CVV,
+   * taken out of memory, is not put back; a retry goes without CVV). Another merchant's or an
+   * unknown token is 404 and stays untouched; this merchant's expired or used one is 400.
+   */
+  async consumeToken(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<Card> {
+    const wallNow = this.clock.wallNow();
+    const row = await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString());
+    if (!row) {
+      const known = await tokens.find(executor, merchantId, numberToken);
+      if (!known) throw new ApiError(404, 'not_found', `${tag} not found.`);
+      if (known.consumed_at !== null) throw new ApiError(400, tag, `${tag} was already used: a numberToken pays once. Tokenize the card again.`);
+      throw new ApiError(400, tag, `${tag} has expired: a numberToken lives ${NUMBER_TOKEN_TTL_MS / 60000} minutes. Tokenize the card again.`);
+    }
+    const pan = this.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken));
+    const cvv = this.cvvs.take(numberToken, wallNow);
+    return {
+      pan,
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      ...(cvv !== undefined ? { cvv } : {}),
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+    };
+  }
+
+  /**
+   * For payments: decrypts and validates a `cardInfo.encryptedCard`. Decryption problems are
+   * tagged `tag`; problems with the card's values `<tagPrefix>.cardNumber`... `brand` and
+   * `securityCode` sent beside the encrypted card are checked against it (the encrypted
+   * securityCode wins when both are present).
+   */
+  async cardFromEncrypted(
+    encryptedCard: string,
+    options: { tag?: string; tagPrefix?: string; brand?: string; securityCode?: string } = {},
+  ): Promise<Card> {
+    const { tag = 'cardInfo.encryptedCard', tagPrefix = 'cardInfo' } = options;
+    const decrypted = await this.keys.decryptCard(encryptedCard, tag);
+    const securityCode = decrypted.securityCode ?? options.securityCode;
+    return this.validated(
+      { ...decrypted, ...(securityCode !== undefined ? { securityCode } : {}), ...(options.brand !== undefined ? { brand: options.brand } : {}) },
+      tagPrefix,
+    );
+  }
+
+  async createVault(merchantId: string, input: VaultInput, cardholderName: string): Promise<VaultView> {
+    // A CVV sent to the vault is ignored, never checked nor stored: nothing here would use it.
+    const { securityCode: _ignored, ...source } = input;
+    const name = typeof cardholderName === 'string' ? cardholderName.trim() : '';
+    if (name.length < 1 || name.length > CARDHOLDER_NAME_MAX) {
+      throw new ApiError(400, 'cardholderName', `cardholderName must have 1 to ${CARDHOLDER_NAME_MAX} characters.`);
+    }
+    const vaultId = randomUUID();
+    const insert = async (db: Executor, card: Card) => {
+      const row: VaultCardRow = {
+        ...this.storedColumns(card, sealVaultAd(vaultId)),
+        vault_id: vaultId,
+        merchant_id: merchantId,
+        cardholder_name: name,
+        sandbox_return_code: null,
+        created_at: this.clock.now().toISOString(),
+        deleted_at: null,
+      };
+      await vault.insert(db, row);
+      return toView(row);
+    };
+    if (source.numberToken !== undefined) {
+      if (source.encryptedCard !== undefined || hasPlainFields(source)) {
+        throw new ApiError(400, 'numberToken', 'Send exactly one card source: numberToken, encryptedCard, or cardNumber with expirationMonth and expirationYear.');
+      }
+      // One transaction: the token is used up only if the card is stored.
+      return this.database.db.transaction().execute(async (trx) => insert(trx, await this.consumeToken(trx, merchantId, source.numberToken!, 'numberToken')));
+    }
+    return insert(this.database.db, await this.readCard(source, false));
+  }
+
+  async getVault(merchantId: string, vaultId: string): Promise<VaultView> {
+    const row = await vault.findLive(this.database.db, merchantId, vaultId);
+    if (!row) throw new ApiError(404, 'not_found', 'Vault card not found.');
+    return toView(row);
+  }
+
+  async deleteVault(merchantId: string, vaultId: string): Promise<{ vaultId: string; deletedAt: string }> {
+    const deletedAt = this.clock.now().toISOString();
+    if (!(await vault.softDelete(this.database.db, merchantId, vaultId, deletedAt))) throw new ApiError(404, 'not_found', 'Vault card not found.');
+    return { vaultId, deletedAt };
+  }
+
+  /**
+   * For payments and subscriptions: the merchant's stored card with its PAN, or 404 when it is
+   * another merchant's, unknown or deleted. Expiry is not checked here: each caller decides
+   * (a subscription billing records PaymentInvalid, a payment answers 400).
+   */
+  async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
+    const row = await vault.findLive(executor, merchantId, vaultId);
+    if (!row) throw new ApiError(404, 'not_found', `${tag} not found.`);
+    return {
+      pan: this.cipher.decrypt(row.pan_sealed, sealVaultAd(row.vault_id)),
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+      vaultId: row.vault_id,
+      cardholderName: row.cardholder_name,
+      sandboxReturnCode: row.sandbox_return_code,
+    };
+  }
+
+  /**
+   * The card of a token or vault request: `{encryptedCard}` or the plain fields, exactly one.
+   * Tags are the request's own field paths (`cardNumber`; `encryptedCard.cardNumber` for a
+   * value inside the encrypted card). `keepCvv` false drops the CVV unchecked (the vault).
+   */
+  private async readCard(input: TokenInput, keepCvv: boolean): Promise<Card> {
+    const plain = hasPlainFields(input);
+    if (input.encryptedCard !== undefined && plain) {
+      throw new ApiError(400, 'encryptedCard', 'Send either encryptedCard or the plain card fields (cardNumber, expirationMonth, expirationYear, securityCode), not both.');
+    }
+    if (input.encryptedCard !== undefined) {
+      const decrypted = await this.keys.decryptCard(input.encryptedCard, 'encryptedCard');
+      const { securityCode, ...rest } = decrypted;
+      return this.validated({ ...rest, ...(keepCvv && securityCode !== undefined ? { securityCode } : {}), ...(input.brand !== undefined ? { brand: input.brand } : {}) }, 'encryptedCard');
+    }
+    const missing: ErrorItem[] = (['cardNumber', 'expirationMonth', 'expirationYear'] as const)
+      .filter((field) => input[field] === undefined)
+      .map((field) => ({ tag: field, description: `${field} is required (or send encryptedCard instead).` }));
+    if (missing.length > 0) throw new ApiError(400, missing);
+    return this.validated(
+      {
+        number: input.cardNumber!,
+        expirationMonth: input.expirationMonth!,
+        expirationYear: input.expirationYear!,
+        ...(keepCvv && input.securityCode !== undefined ? { securityCode: input.securityCode } : {}),
+        ...(input.brand !== undefined ? { brand: input.brand } : {}),
+      },
+      '',
+    );
+  }
+
+  private validated(input: CardInput, tagPrefix: string): Card {
+    const card = validateCard(input, this.clock.now(), tagPrefix);
+    return { ...card, fingerprint: cardFingerprint(this.cipher, card.pan) };
+  }
+
+  private storedColumns(card: Card, associatedData: string) {
+    return {
+      pan_sealed: this.cipher.encrypt(card.pan, associatedData),
+      brand: card.brand,
+      bin: card.bin,
+      last4: card.last4,
+      pan_length: card.panLength,
+      exp_month: card.expMonth,
+      exp_year: card.expYear,
+      fingerprint: card.fingerprint,
+    };
+  }
+}
+
+function hasPlainFields(input: PlainCardFields): boolean {
+  return input.cardNumber !== undefined || input.expirationMonth !== undefined || input.expirationYear !== undefined || input.securityCode !== undefined;
+}

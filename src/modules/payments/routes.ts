@@ -1,0 +1,13 @@
+import type { AppContext } from '../../context.js';
+import type { App } from '../../http/types.js';
+import { cancelPaymentRoute } from './routes/cancel-payment.js';
+import { createPaymentRoute } from './routes/create-payment.js';
+import { getPaymentRoute } from './routes/get-payment.js';
+import { reviewPaymentRoute } from './routes/review-payment.js';
+
+export function registerPaymentRoutes(app: App, ctx: AppContext): void {
+  createPaymentRoute(app, ctx);
+  getPaymentRoute(app, ctx);
+  cancelPaymentRoute(app, ctx);
+  reviewPaymentRoute(app, ctx);
+}

@@ -1,0 +1,29 @@
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { PaymentBody, PaymentResult } from '../schemas.js';
+
+/** POST {gateway}/v1/payments: authorize a credit card payment (seed "Card payment", contract section 6). */
+export function createPaymentRoute(app: App, ctx: AppContext): void {
+  app.post(`${ctx.config.gatewayBasePath}/v1/payments`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Create a card payment',
+      description:
+        'One card source: numberToken, encryptedCard or vaultId. 201 for every decision (Authorized, Denied, Blocked); ' +
+        '502 when the acquirer fails (nothing is charged). Accepts an Idempotency-Key header.',
+      security: security.gateway,
+      body: PaymentBody,
+      response: { 201: PaymentResult, ...errorResponses(400, 401, 403, 404, 409, 502) },
+    },
+    config: { idempotent: true },
+    onRequest: gatewayAuth(ctx, 'payments'),
+    handler: async (request, reply) => {
+      const principal = principalOf(request);
+      const outcome = await ctx.payments.create(principal, request.body);
+      if (outcome.status === 502) throw outcome.error;
+      return reply.code(201).send(outcome.body);
+    },
+  });
+}

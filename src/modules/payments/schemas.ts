@@ -1,0 +1,80 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** The seed's card payment body (gateway-api.md "Card payment"), sizes as its field table says. */
+const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+
+export const PaymentBody = Type.Object({
+  payment: Type.Object({
+    transactionType: Type.Literal('credit'),
+    amount: Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Order amount in cents (up to 10 digits)' }),
+    productType: Type.Union([Type.Literal('avista'), Type.Literal('lojista')], { description: 'avista when installments is 1, lojista otherwise' }),
+    installments: Type.Integer({ minimum: 1, maximum: 12 }),
+  }),
+  referenceTransaction: Type.Optional(Type.String({ maxLength: 50 })),
+  urlCallBack: Type.Optional(Type.String({ maxLength: 500, description: 'Absolute http(s) URL that receives each status change' })),
+  sellerInfo: Type.Object({
+    codeAntiFraud: Type.String({ pattern: GUID, maxLength: 36, description: 'GUID from the anti-fraud library' }),
+  }),
+  configSplit: Type.Optional(
+    Type.Array(
+      Type.Object({
+        documentNumberBeneficiary: Type.String({ maxLength: 14, description: 'CPF or CNPJ (alphanumeric allowed), no mask' }),
+        percent: Type.Number({ minimum: 0, maximum: 100, description: 'Up to 2 decimals' }),
+        type: Type.Union([Type.Literal('bruto'), Type.Literal('liquido')]),
+      }),
+      { maxItems: 20 },
+    ),
+  ),
+  cardInfo: Type.Object({
+    numberToken: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    encryptedCard: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    vaultId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'Extension: a stored card' })),
+    cardholderName: Type.String({ minLength: 1, maxLength: 30 }),
+    securityCode: Type.Optional(Type.String({ pattern: '^[0-9]{3,4}$', maxLength: 4 })),
+    brand: Type.Optional(Type.Union(['visa', 'mastercard', 'amex', 'elo', 'hipercard'].map((b) => Type.Literal(b)))),
+    expirationMonth: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', maxLength: 2 })),
+    expirationYear: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', maxLength: 2 })),
+  }),
+  customer: Type.Optional(
+    Type.Object({
+      documentType: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
+      documentNumber: Type.Optional(Type.String({ maxLength: 20 })),
+      firstName: Type.Optional(Type.String({ maxLength: 60 })),
+      lastName: Type.Optional(Type.String({ maxLength: 60 })),
+      email: Type.Optional(Type.String({ maxLength: 255, format: 'email' })),
+      phoneNumber: Type.Optional(Type.String({ maxLength: 15 })),
+      mobilePhoneNumber: Type.Optional(Type.String({ maxLength: 25 })),
+      address: Type.Optional(Type.String({ maxLength: 60 })),
+      complement: Type.Optional(Type.String({ maxLength: 60 })),
+      city: Type.Optional(Type.String({ maxLength: 50 })),
+      state: Type.Optional(Type.String({ maxLength: 2 })),
+      zipCode: Type.Optional(Type.String({ maxLength: 10 })),
+      ipAddress: Type.Optional(Type.String({ maxLength: 48 })),
+      country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2 })),
+    }),
+  ),
+});
+export type PaymentBody = Static<typeof PaymentBody>;
+
+export const PaymentResult = Type.Object({
+  paymentId: Type.String(),
+  status: Type.Union(['Authorized', 'Denied', 'Blocked', 'Canceled', 'Paid', 'Pending'].map((s) => Type.Literal(s))),
+  returnCode: Type.Union([Type.String(), Type.Null()]),
+  returnMessage: Type.Union([Type.String(), Type.Null()]),
+  authorizationCode: Type.Union([Type.String(), Type.Null()]),
+  nsu: Type.Union([Type.String(), Type.Null()]),
+  amount: Type.Integer(),
+  installments: Type.Integer(),
+  productType: Type.String(),
+  brand: Type.String(),
+  maskedCardNumber: Type.String(),
+  referenceTransaction: Type.Union([Type.String(), Type.Null()]),
+  antiFraud: Type.Object({ decision: Type.String(), score: Type.Integer() }),
+  splits: Type.Array(
+    Type.Object({ documentNumberBeneficiary: Type.String(), type: Type.String(), percent: Type.Number(), amount: Type.Integer() }),
+  ),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type PaymentResult = Static<typeof PaymentResult>;
+
+export const PaymentIdParams = Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 36 }) });

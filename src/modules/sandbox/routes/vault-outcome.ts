@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { RETURN_MESSAGES } from '../../../acquirer/types.js';
+import type { AppContext } from '../../../context.js';
+import { notFound } from '../../../http/errors.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+
+const CODES = Object.keys(RETURN_MESSAGES);
+
+/**
+ * POST /sandbox/vaults/{vaultId}/outcome {returnCode}: every later charge of that stored card
+ * answers with that code (to play retries, a cancelled card, a recovery). `null` clears it.
+ */
+export function vaultOutcomeRoute(app: App, ctx: AppContext): void {
+  app.post('/sandbox/vaults/:vaultId/outcome', {
+    schema: {
+      tags: ['sandbox'],
+      summary: "Force the acquirer's answer for a stored card",
+      security: security.admin,
+      params: Type.Object({ vaultId: Type.String({ minLength: 1, maxLength: 36 }) }),
+      body: Type.Object({ returnCode: Type.Union([Type.Union(CODES.map((c) => Type.Literal(c))), Type.Null()]) }),
+      response: { 200: Type.Object({ vaultId: Type.String(), returnCode: Type.Union([Type.String(), Type.Null()]) }), ...errorResponses(400, 401, 404) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => {
+      const { vaultId } = request.params;
+      const result = await ctx.database.db
+        .updateTable('vault_cards')
+        .set({ sandbox_return_code: request.body.returnCode })
+        .where('vault_id', '=', vaultId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) throw notFound('Vault card');
+      return { vaultId, returnCode: request.body.returnCode };
+    },
+  });
+}
