@@ -69,7 +69,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   const metrics = installMetrics(app);
   await installOpenApi(app, ctx.config);
-  installIdempotency(app, ctx.database, ctx.clock);
+  installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.deriveKey('idempotency-request-hash'));
 
   registerOpsRoutes(app, ctx, metrics);
   if (options.apis !== false) {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../db/connection.js';
 import type { Clock } from '../clock.js';
@@ -24,13 +24,17 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function requestHash(request: FastifyRequest): string {
-  return createHash('sha256')
+/**
+ * Keyed (HMAC), not a plain hash: a body may hold a card number, and card numbers are few
+ * enough that a plain SHA-256 of one could be reversed by trying them all.
+ */
+function requestHash(request: FastifyRequest, key: Buffer): string {
+  return createHmac('sha256', key)
     .update(`${request.method} ${request.url}\n${canonical(request.body ?? null)}`)
     .digest('hex');
 }
 
-export function installIdempotency(app: FastifyInstance, database: Database, clock: Clock): void {
+export function installIdempotency(app: FastifyInstance, database: Database, clock: Clock, hashKey: Buffer): void {
   const db = database.db;
 
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -42,7 +46,7 @@ export function installIdempotency(app: FastifyInstance, database: Database, clo
       throw new ApiError(400, 'header.Idempotency-Key', 'Idempotency-Key must have 1 to 255 characters.');
     }
     const owner = request.principal ? `merchant:${request.principal.merchantId}` : request.isAdmin ? 'admin' : 'anonymous';
-    const hash = requestHash(request);
+    const hash = requestHash(request, hashKey);
     const now = clock.wallNow();
 
     // A slot older than the retention is gone: delete it so the key may be used afresh.

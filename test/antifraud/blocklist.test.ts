@@ -171,6 +171,19 @@ describe(`anti-fraud blocklist (${testDialect})`, () => {
     }
   });
 
+  it('an entry written by another instance counts at once when it is an address, a card, a document or an email', async () => {
+    const at = new Date().toISOString();
+    await t.ctx.database.db
+      .insertInto('antifraud_blocklist')
+      .values([
+        { kind: 'ip', value: '192.0.2.200', reason: null, created_at: at },
+        { kind: 'email', value: 'elsewhere@shop.test', reason: null, created_at: at },
+      ])
+      .execute();
+    expect((await assess({ ipAddress: '192.0.2.200' })).reasons).toEqual(['blocklist_ip']);
+    expect((await assess({ email: 'elsewhere@shop.test' })).reasons).toEqual(['blocklist_email']);
+  });
+
   it('a removed entry stops rejecting at once', async () => {
     const entry = (await add({ kind: 'email', value: 'pardoned@shop.test' })).json();
     expect((await assess({ email: 'pardoned@shop.test' })).decision).toBe('Reject');

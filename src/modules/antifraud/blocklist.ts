@@ -6,7 +6,7 @@ import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { cardFingerprint } from './fingerprint.js';
-import { canonicalIpOrCidr, enclosingEntries } from './ip.js';
+import { canonicalIpOrCidr, enclosingEntries, entryShape, type PrefixLengths } from './ip.js';
 import { antifraudRepository, type BlocklistKind, type BlocklistRow } from './repository.js';
 
 export const BLOCKLIST_KINDS = ['card', 'document', 'email', 'ip'] as const satisfies readonly BlocklistKind[];
@@ -19,6 +19,9 @@ export interface BlocklistEntry {
   reason: string | null;
   createdDate: string;
 }
+
+/** Multi-instance: bounds how long a range added elsewhere, of a length new here, goes unchecked. */
+export const RANGE_LENGTHS_TTL_MS = 5_000;
 
 const FINGERPRINT = /^[0-9a-f]{64}$/;
 const PAN = /^\d{12,19}$/;
@@ -37,6 +40,8 @@ function toEntry(row: BlocklistRow): BlocklistEntry {
 
 /** Operator blocklists (any merchant's payment matching an entry is rejected). */
 export class BlocklistService {
+  private lengths: (PrefixLengths & { expiresAt: number }) | undefined;
+
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
@@ -82,6 +87,7 @@ export class BlocklistService {
       created_at: this.clock.now().toISOString(),
     });
     if (!row) throw conflict(`This ${input.kind} is already on the blocklist.`, 'duplicate');
+    if (input.kind === 'ip' && value.includes('/')) this.lengths = undefined; // its length counts from the next payment
     return toEntry(row);
   }
 
@@ -97,13 +103,33 @@ export class BlocklistService {
     return toEntry(row);
   }
 
-  /** Which kinds of the payment's data are listed (one query); an IP also matches any range containing it. */
-  async hits(executor: Executor, payment: { cardFingerprint: string; document?: string; email?: string; ip?: string }): Promise<BlocklistKind[]> {
-    return antifraudRepository.blockedKinds(executor, {
-      card: payment.cardFingerprint,
+  /**
+   * The values a payment is looked up by: as stored here, and an IP with every listed range that
+   * could contain it. Reads on `executor` (the caller may hold a transaction).
+   */
+  async candidates(executor: Executor, payment: { document?: string; email?: string; ip?: string }): Promise<{ document?: string; email?: string; ips: string[] }> {
+    return {
       document: payment.document ? bareDocument(payment.document) : undefined,
       email: payment.email ? normaliseEmail(payment.email) : undefined,
-      ips: payment.ip ? enclosingEntries(payment.ip) : [],
-    });
+      ips: payment.ip ? enclosingEntries(payment.ip, await this.rangeLengths(executor)) : [],
+    };
+  }
+
+  /**
+   * The prefix lengths the listed IP ranges use, so an IP is looked up as itself plus its network
+   * at those few lengths instead of at all 32 (IPv4) or 128 (IPv6); that list is most of the
+   * lookup's cost. Cached: a range this instance adds counts at once; one of a length new to
+   * this instance, added through another instance, within RANGE_LENGTHS_TTL_MS.
+   */
+  private async rangeLengths(executor: Executor): Promise<PrefixLengths> {
+    if (this.lengths && this.lengths.expiresAt > this.clock.wallNow().getTime()) return this.lengths;
+    const found = { ipv4: new Set<number>(), ipv6: new Set<number>() };
+    for (const range of await antifraudRepository.blockedRanges(executor)) {
+      const { family, bits } = entryShape(range);
+      found[family].add(bits);
+    }
+    const descending = (set: Set<number>) => [...set].sort((a, b) => b - a);
+    this.lengths = { ipv4: descending(found.ipv4), ipv6: descending(found.ipv6), expiresAt: this.clock.wallNow().getTime() + RANGE_LENGTHS_TTL_MS };
+    return this.lengths;
   }
 }

@@ -4,8 +4,8 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import { BlocklistService, normaliseEmail } from './blocklist.js';
 import { canonicalIp } from './ip.js';
 import type { IpCountryResolver } from './ip-countries.js';
-import { antifraudRepository } from './repository.js';
-import { AntifraudSettingsStore, type AntifraudSettings } from './settings.js';
+import { AntifraudSettingsStore } from './settings.js';
+import { querySignals } from './signals-query.js';
 
 export type AntiFraudDecision = 'Accept' | 'Review' | 'Reject';
 
@@ -16,10 +16,10 @@ export interface AssessmentInput {
   /** `cardFingerprint()` of the PAN, as stored in `payments.card_fingerprint`. */
   cardFingerprint: string;
   customer?: {
-    /** Compared with `payments.customer_document` as given: store the same spelling. */
+    /** Velocity compares it with `payments.customer_document` as given: store the same spelling. */
     documentNumber?: string;
     email?: string;
-    /** Compared with `payments.customer_ip` as given; blocklist ranges match its canonical form. */
+    /** Velocity compares it with `payments.customer_ip` as given; blocklist ranges match its canonical form. */
     ipAddress?: string;
     /** ISO 3166-1 alpha-2. */
     country?: string;
@@ -44,9 +44,9 @@ const SANDBOX_TRIGGERS: ReadonlyArray<readonly [suffix: string, decision: 'Revie
 
 /**
  * The anti-fraud rules engine (contract section 6). A blocklist hit rejects outright; the other
- * rules add points. Per payment it costs at most two queries (blocklist, velocity counts) and
- * reads cached settings and IP ranges; all of them run on the caller's executor, so the payment
- * service may assess inside its own transaction.
+ * rules add points. Per payment it costs one query (blocklist and velocity together) plus cached
+ * settings, blocklist range lengths and IP country ranges, all on the caller's executor, so the payment service may assess inside
+ * its own transaction (on SQLite a second connection would wait for that transaction forever).
  */
 export class AntiFraudEngine {
   readonly settings: AntifraudSettingsStore;
@@ -78,17 +78,27 @@ export class AntiFraudEngine {
       }
     }
 
-    const blocked = await this.blocklist.hits(executor, {
+    const { windowMinutes, maxPerCard, maxPerDocument, maxPerIp } = settings.velocity;
+    const listed = await this.blocklist.candidates(executor, { document: customer.documentNumber, email, ip: customer.ipAddress });
+    const signals = await querySignals(executor, {
+      merchantId: input.merchantId,
+      // Business time: the sandbox clock moves the window.
+      since: new Date(this.clock.now().getTime() - windowMinutes * 60_000).toISOString(),
       cardFingerprint: input.cardFingerprint,
-      document: customer.documentNumber,
-      email,
-      ip: customer.ipAddress,
+      document: customer.documentNumber || undefined,
+      ip: customer.ipAddress || undefined,
+      caps: { card: maxPerCard, document: maxPerDocument, ip: maxPerIp },
+      listed,
     });
-    if (blocked.length > 0) {
-      return { decision: 'Reject', score: 100, reasons: blocked.sort().map((kind) => `blocklist_${kind}`) };
+    if (signals.listed.length > 0) {
+      return { decision: 'Reject', score: 100, reasons: signals.listed.map((kind) => `blocklist_${kind}`) };
     }
 
-    const reasons = [...(await this.velocityReasons(executor, input, settings))];
+    const reasons: string[] = [];
+    // A count at the threshold fires: maxPerCard 10 means the 11th payment in the window is scored.
+    if (signals.velocity.card >= maxPerCard) reasons.push('velocity_card');
+    if (signals.velocity.document >= maxPerDocument) reasons.push('velocity_document');
+    if (signals.velocity.ip >= maxPerIp) reasons.push('velocity_ip');
     let score = reasons.length * RULE_POINTS.velocity;
     if (input.amount > settings.amountLimit) {
       reasons.push('amount_limit');
@@ -101,24 +111,6 @@ export class AntiFraudEngine {
     score = Math.min(score, 100);
     const decision = score >= settings.rejectScore ? 'Reject' : score >= settings.reviewScore ? 'Review' : 'Accept';
     return { decision, score, reasons };
-  }
-
-  /** Counts payments already made in the window (business time: the sandbox clock moves it). */
-  private async velocityReasons(executor: Executor, input: AssessmentInput, settings: AntifraudSettings): Promise<string[]> {
-    const { windowMinutes, maxPerCard, maxPerDocument, maxPerIp } = settings.velocity;
-    const since = new Date(this.clock.now().getTime() - windowMinutes * 60_000).toISOString();
-    const counts = await antifraudRepository.velocityCounts(executor, {
-      merchantId: input.merchantId,
-      since,
-      cardFingerprint: input.cardFingerprint,
-      document: input.customer?.documentNumber || undefined,
-      ip: input.customer?.ipAddress || undefined,
-    }, { card: maxPerCard, document: maxPerDocument, ip: maxPerIp });
-    const reasons: string[] = [];
-    if (counts.card >= maxPerCard) reasons.push('velocity_card');
-    if (counts.document >= maxPerDocument) reasons.push('velocity_document');
-    if (counts.ip >= maxPerIp) reasons.push('velocity_ip');
-    return reasons;
   }
 
   /** Fires only when both countries are known and differ. */

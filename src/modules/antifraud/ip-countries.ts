@@ -56,9 +56,8 @@ class RangeTable {
 
   /** Longest prefix wins: a /24 carved out of a /8 answers for its addresses. */
   lookup(ip: string): string | null {
-    const lengths = ip.includes(':') ? this.lengths.ipv6 : this.lengths.ipv4;
-    if (lengths.length === 0) return null;
-    for (const entry of enclosingEntries(ip, lengths)) {
+    if (this.byEntry.size === 0) return null;
+    for (const entry of enclosingEntries(ip, this.lengths)) {
       const country = this.byEntry.get(entry);
       if (country) return country;
     }

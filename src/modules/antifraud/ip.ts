@@ -58,22 +58,25 @@ export function canonicalIpOrCidr(text: string): string | null {
   return `${networkText(address.toByteArray(), bits)}/${bits}`;
 }
 
+/** Prefix lengths (descending) worth trying per family: those some stored range uses. */
+export interface PrefixLengths {
+  ipv4: readonly number[];
+  ipv6: readonly number[];
+}
+
 /**
  * Every canonical entry that contains `ip`, most specific first: the address itself, then its
- * network at each shorter prefix (`/31` ... `/0`). Limit to `lengths` (descending) when given.
+ * network at each shorter prefix (`/31` ... `/0`), or only at the given `lengths`.
  * Empty when `ip` is not an address.
  */
-export function enclosingEntries(ip: string, lengths?: readonly number[]): string[] {
+export function enclosingEntries(ip: string, lengths?: PrefixLengths): string[] {
   const address = parseAddress(ip.trim());
   if (!address) return [];
   const max = bitsOf(address);
   const bytes = address.toByteArray();
   const out = [address.toString()];
-  if (lengths) {
-    for (const bits of lengths) if (bits < max) out.push(`${networkText(bytes, bits)}/${bits}`);
-  } else {
-    for (let bits = max - 1; bits >= 0; bits--) out.push(`${networkText(bytes, bits)}/${bits}`);
-  }
+  const tried = lengths ? lengths[address.kind()] : Array.from({ length: max }, (_, i) => max - 1 - i);
+  for (const bits of tried) if (bits < max) out.push(`${networkText(bytes, bits)}/${bits}`);
   return out;
 }
 

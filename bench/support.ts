@@ -1,0 +1,119 @@
+/**
+ * Shared bench plumbing: start the real server in a child process (the load generator must not
+ * share its event loop), measure the in-run ceilings, run autocannon, print figures.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+
+export const root = join(import.meta.dirname, '..');
+
+export interface RunningServer {
+  url: string;
+  adminKey: string;
+  stop(): Promise<void>;
+}
+
+export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the server.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/server.ts')], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 600; i++) {
+    try {
+      if ((await fetch(`${url}/readyz`)).status === 200) break;
+    } catch {
+      /* not yet */
+    }
+    if (child.exitCode !== null) throw new Error(`server exited: ${out}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return {
+    url,
+    adminKey: 'bench-admin-key-0123456789abcdefghij',
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  total: number;
+}
+
+export async function load(options: autocannon.Options, warmupSeconds = 3): Promise<Figures> {
+  if (warmupSeconds > 0) await autocannon({ ...options, duration: warmupSeconds });
+  const r = await autocannon(options);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, total: r.requests.total };
+}
+
+/** Ceilings in the same run: a bare node:http JSON echo and a Fastify JSON POST echo. */
+export async function ceilings(connections: number, duration: number): Promise<{ bare: Figures; fastify: Figures }> {
+  const body = JSON.stringify({ payment: { amount: 10000, installments: 1 }, cardInfo: { vaultId: 'x'.repeat(36) } });
+  const bare = createServer((req, res) => {
+    let data = '';
+    req.on('data', (c) => (data += c));
+    req.on('end', () => {
+      res.writeHead(201, { 'content-type': 'application/json' });
+      res.end(data);
+    });
+  });
+  await new Promise<void>((r) => bare.listen(18901, '127.0.0.1', r));
+  const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body, connections, duration };
+  const bareFigures = await load({ url: 'http://127.0.0.1:18901/', ...post }, 1);
+  await new Promise((r) => bare.close(r));
+  const app = Fastify();
+  app.post('/echo', async (request, reply) => reply.code(201).send(request.body));
+  await app.listen({ port: 18902, host: '127.0.0.1' });
+  const fastifyFigures = await load({ url: 'http://127.0.0.1:18902/echo', ...post }, 1);
+  await app.close();
+  return { bare: bareFigures, fastify: fastifyFigures };
+}
+
+export function line(name: string, f: Figures): string {
+  return `${name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)}/s  p50 ${String(f.p50).padStart(4)} ms  p99 ${String(f.p99).padStart(4)} ms  non-2xx ${f.non2xx}  errors ${f.errors}`;
+}
+
+/** A Luhn-valid 16-digit Visa number from a serial. */
+export function visaNumber(serial: number): string {
+  const body = `4${String(serial).padStart(14, '0')}`;
+  let sum = 0;
+  for (let i = 0; i < body.length; i++) {
+    let d = Number(body[body.length - 1 - i]);
+    if (i % 2 === 0) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+  }
+  return body + ((10 - (sum % 10)) % 10);
+}
+
+/** A valid CPF from a serial (for spreading documents like honest traffic). */
+export function cpf(serial: number): string {
+  const base = String(100000000 + serial).slice(-9);
+  const dv = (digits: string, start: number) => {
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) sum += Number(digits[i]) * (start - i);
+    const r = sum % 11;
+    return r < 2 ? 0 : 11 - r;
+  };
+  const d1 = dv(base, 10);
+  const d2 = dv(base + d1, 11);
+  return `${base}${d1}${d2}`;
+}

@@ -1,0 +1,125 @@
+import { CompiledQuery } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { BlocklistKind } from './repository.js';
+
+/** What one assessment asks the database, already normalised by the engine. */
+export interface SignalInput {
+  merchantId: string;
+  /** ISO start of the velocity window (inclusive); ISO strings compare correctly as text. */
+  since: string;
+  cardFingerprint: string;
+  /** Velocity: compared with `payments.customer_document` / `customer_ip` as stored. */
+  document?: string;
+  ip?: string;
+  /** Each count stops here: a rule only asks "at least max?". */
+  caps: { card: number; document: number; ip: number };
+  /** Blocklist candidates: bare document, lower-case email, the IP and the listed ranges' networks of it. */
+  listed: { document?: string; email?: string; ips: string[] };
+}
+
+export interface Signals {
+  listed: BlocklistKind[];
+  velocity: { card: number; document: number; ip: number };
+}
+
+/** Keys of the values a query takes; `ips.N` is the N-th IP candidate. */
+type Slot = string;
+/** A compiled parameter: a slot filled per run, or a constant of the query (the blocklist kinds). */
+type Parameter = { slot: Slot } | { constant: unknown };
+const MARK = '\u0001';
+
+/**
+ * Every rule's data in one round trip: four EXISTS on the blocklist's unique (kind, value) index
+ * and three velocity counts, each a range scan of its (merchant_id, value, created_at) index that
+ * stops at the threshold (a busy shared IP must not make every payment scan its history).
+ */
+function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
+  return db.selectNoFrom((eb) => {
+    const listed = (kind: BlocklistKind, values: unknown[]) =>
+      eb.exists(eb.selectFrom('antifraud_blocklist').select('id').where('kind', '=', kind).where('value', 'in', values as string[]));
+    const count = (column: 'card_fingerprint' | 'customer_document' | 'customer_ip', value: Slot, cap: Slot) =>
+      eb
+        .selectFrom((inner) =>
+          inner
+            .selectFrom('payments')
+            .select('created_at')
+            .where('merchant_id', '=', v('merchantId'))
+            .where(column, '=', v(value))
+            .where('created_at', '>=', v('since'))
+            .limit(v(cap))
+            .as('w'),
+        )
+        .select((e) => e.fn.countAll<number>().as('n'));
+    return [
+      listed('card', [v('cardFingerprint')]).as('listed_card'),
+      listed('document', [v('listedDocument')]).as('listed_document'),
+      listed('email', [v('listedEmail')]).as('listed_email'),
+      listed('ip', Array.from({ length: ipCount }, (_, i) => v(`ips.${i}`))).as('listed_ip'),
+      count('card_fingerprint', 'cardFingerprint', 'capCard').as('velocity_card'),
+      count('customer_document', 'document', 'capDocument').as('velocity_document'),
+      count('customer_ip', 'ip', 'capIp').as('velocity_ip'),
+    ];
+  });
+}
+
+/**
+ * Building and compiling this query costs about as much as running it (some 30 us on SQLite,
+ * on every payment), so its SQL is compiled once per dialect and IP-candidate count (1 + the
+ * range lengths in use) with marker values; later runs only fill the parameters in the markers' order.
+ */
+const templates = new Map<unknown, Map<number, { sql: string; parameters: Parameter[] }>>();
+
+function template(db: Executor, ipCount: number) {
+  const dialect = db.getExecutor().adapter.constructor;
+  let byCount = templates.get(dialect);
+  if (!byCount) templates.set(dialect, (byCount = new Map()));
+  let found = byCount.get(ipCount);
+  if (!found) {
+    const compiled = build(db, (slot) => MARK + slot, ipCount).compile();
+    const parameters = compiled.parameters.map((p): Parameter =>
+      typeof p === 'string' && p.startsWith(MARK) ? { slot: p.slice(MARK.length) } : { constant: p },
+    );
+    found = { sql: compiled.sql, parameters };
+    byCount.set(ipCount, found);
+  }
+  return found;
+}
+
+// Stands in for an absent value: no blocklist entry is '' (values are validated), and the velocity
+// count of an absent document or IP is ignored below.
+const NONE = '';
+
+export async function querySignals(db: Executor, input: SignalInput): Promise<Signals> {
+  const ips = input.listed.ips.length > 0 ? input.listed.ips : [NONE];
+  const values: Record<Slot, unknown> = {
+    merchantId: input.merchantId,
+    since: input.since,
+    cardFingerprint: input.cardFingerprint,
+    document: input.document ?? NONE,
+    ip: input.ip ?? NONE,
+    capCard: input.caps.card,
+    capDocument: input.caps.document,
+    capIp: input.caps.ip,
+    listedDocument: input.listed.document ?? NONE,
+    listedEmail: input.listed.email ?? NONE,
+  };
+  ips.forEach((ip, i) => (values[`ips.${i}`] = ip));
+  const { sql, parameters } = template(db, ips.length);
+  const filled = parameters.map((p) => {
+    if (!('slot' in p)) return p.constant;
+    if (values[p.slot] === undefined) throw new Error(`signals query: no value for ${p.slot}`);
+    return values[p.slot];
+  });
+  const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, filled));
+  const row = rows[0];
+  // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
+  const listed = (['card', 'document', 'email', 'ip'] as const).filter((kind) => Boolean(Number(row[`listed_${kind}`])));
+  return {
+    listed,
+    velocity: {
+      card: Number(row.velocity_card),
+      document: input.document ? Number(row.velocity_document) : 0,
+      ip: input.ip ? Number(row.velocity_ip) : 0,
+    },
+  };
+}
