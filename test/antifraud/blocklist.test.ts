@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cardFingerprint } from '../../src/modules/antifraud/fingerprint.js';
+import { cardFingerprint } from '../../src/modules/cards/card-data.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { newMerchant, randomFingerprint } from './support.js';

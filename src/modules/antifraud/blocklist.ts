@@ -5,7 +5,7 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { DataCipher } from '../../security/data-cipher.js';
-import { cardFingerprint } from './fingerprint.js';
+import { cardFingerprint } from '../cards/card-data.js';
 import { canonicalIpOrCidr, enclosingEntries, entryShape, type PrefixLengths } from './ip.js';
 import { antifraudRepository, type BlocklistKind, type BlocklistRow } from './repository.js';
 
