@@ -194,16 +194,20 @@ export class PaymentService {
     const { ctx } = this;
     const at = ctx.clock.now().toISOString();
     const status = result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied';
-    await ctx.database.db.transaction().execute(async (trx) => {
-      await paymentsRepository.transition(trx, row, 'Pending', status, at, {
-        return_code: result.returnCode,
-        return_message: result.returnMessage,
-        authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-        nsu: result.outcome === 'failed' ? null : result.nsu,
-        acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-      });
+    const fields = {
+      return_code: result.returnCode,
+      return_message: result.returnMessage,
+      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+      nsu: result.outcome === 'failed' ? null : result.nsu,
+      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+    };
+    const moved = await ctx.database.db.transaction().execute(async (trx) => {
+      const moved = await paymentsRepository.transition(trx, row, 'Pending', status, at, fields);
       await trx.deleteFrom('jobs').where('dedupe_key', '=', `${RECOVER_JOB}:${row.payment_id}`).where('status', '=', 'pending').execute();
+      return moved;
     });
+    // The hot path knows the new row; only a lost race (the recovery job got there first) re-reads it.
+    if (moved) return { ...row, ...fields, status, updated_at: at };
     return (await paymentsRepository.find(ctx.database.db, row.payment_id))!;
   }
 
