@@ -1,20 +1,12 @@
 import type { PaymentDeps } from './service.js';
 import type { Executor } from '../../db/connection.js';
-import type { CardBrand } from '../../domain/cards.js';
 import { isValidCvv } from '../../domain/cards.js';
+import type { Card } from '../cards/card-data.js';
 import { ApiError } from '../../http/errors.js';
 import type { PaymentBody } from './schemas.js';
 
 /** A card ready for one authorization. The PAN and CVV live only in memory, for this request. */
-export interface ChargeableCard {
-  pan: string;
-  brand: CardBrand;
-  expMonth: string;
-  expYear: string;
-  cvv?: string;
-  bin: string;
-  last4: string;
-  fingerprint: string;
+export interface ChargeableCard extends Card {
   source: 'token' | 'encrypted' | 'vault';
   vaultId?: string;
   /** Sandbox: the stored card's forced outcome. */
