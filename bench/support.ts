@@ -13,6 +13,8 @@ export const root = join(import.meta.dirname, '..');
 export interface RunningServer {
   url: string;
   adminKey: string;
+  /** The server process, e.g. to read its CPU time from /proc. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -39,6 +41,7 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   return {
     url,
     adminKey: 'bench-admin-key-0123456789abcdefghij',
+    pid: child.pid!,
     stop: () =>
       new Promise<void>((resolve) => {
         child.once('exit', () => resolve());

@@ -25,6 +25,8 @@ export interface Config {
   passwordHashCost: number;
   /** How often an idle worker polls the job table, in ms. */
   workerPollMs: number;
+  /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
+  bankSlipBankCode: string;
 }
 
 export class ConfigError extends Error {}
@@ -46,6 +48,13 @@ function integer(value: string | undefined, fallback: number, name: string, min:
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got "${value}"`);
   }
   return n;
+}
+
+/** A barcode starts with the bank's 3-digit FEBRABAN code; anything else would print unreadable slips. */
+function bankCode(value: string | undefined): string {
+  const code = (value ?? '').trim() || '001';
+  if (!/^\d{3}$/.test(code)) throw new ConfigError(`BANK_SLIP_BANK_CODE must be 3 digits (e.g. 001), got "${code}"`);
+  return code;
 }
 
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
@@ -86,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     passwordHashCost: integer(env.PASSWORD_HASH_COST, 15, 'PASSWORD_HASH_COST', 10, 20),
     workerPollMs: integer(env.WORKER_POLL_MS, 250, 'WORKER_POLL_MS', 10, 60000),
+    bankSlipBankCode: bankCode(env.BANK_SLIP_BANK_CODE),
   };
 }
 

@@ -15,12 +15,18 @@ import { AuthService } from './modules/auth/service.js';
 import { CardKeyService } from './modules/cards/keys.js';
 import { CardService } from './modules/cards/service.js';
 import { PaymentService, RECOVER_JOB } from './modules/payments/service.js';
+import { PricingStore } from './modules/settlement/pricing.js';
+import { SettlementService, SWEEP_JOB } from './modules/settlement/service.js';
+import { EXPIRE_JOB, PixService } from './modules/pix/service.js';
 import { SandboxAcquirer } from './acquirer/sandbox.js';
 import type { Acquirer } from './acquirer/types.js';
 import { TokenSigner } from './modules/auth/tokens.js';
 import { MerchantService } from './modules/merchants/service.js';
+import { EXPIRE_JOB as LINK_EXPIRE_JOB, PaymentLinkService } from './modules/paymentlinks/service.js';
+import { RecurrenceService } from './modules/recurrence/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
 import { DataCipher } from './security/data-cipher.js';
+import { registerBankSlipJobs } from './modules/bankslips/service.js';
 
 /**
  * Everything a request handler or job needs, built once per process. There is no global
@@ -47,6 +53,14 @@ export interface AppContext {
   /** The card network: the sandbox acquirer is the one implementation so far. */
   acquirer: Acquirer;
   payments: PaymentService;
+  /** Payment links and their hosted checkout (contract section 7). */
+  paymentLinks: PaymentLinkService;
+  /** Plans, subscriptions, billings and the billing engine (contract section 8). */
+  recurrence: RecurrenceService;
+  /** Pricing, receivables, settlement sweep, prepayment (contract section 9). */
+  settlement: SettlementService;
+  /** Pix charges (the instant-payment sales of conciliation). */
+  pix: PixService;
   /** The operator's IP -> country table, the anti-fraud engine's default resolver. */
   ipCountries: ConfiguredIpCountries;
   /** Present in sandbox mode only. */
@@ -82,8 +96,11 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const antifraud = new AntiFraudEngine(database, clock, cipher, ipCountries, { sandbox: config.mode === 'sandbox' });
   const cards = new CardService(database, cipher, clock, cardKeys);
   const acquirer = new SandboxAcquirer();
-  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue }, acquirer);
+  const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock));
+  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement }, acquirer);
+  const pix = new PixService(database, clock, queue, settlement, config.publicUrl);
 
+  const merchants = new MerchantService(database, clock, config.passwordHashCost);
   const ctx: AppContext = {
     config,
     database,
@@ -92,7 +109,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     cipher,
     adminApiKey: secrets.adminApiKey,
     adminKeyDigest: adminKeyDigest(secrets.adminApiKey),
-    merchants: new MerchantService(database, clock, config.passwordHashCost),
+    merchants,
     auth: new AuthService(database, clock, new TokenSigner(cipher.deriveKey('jwt-signing'), config.tokenTtlSeconds), config.passwordHashCost),
     cardKeys,
     cards,
@@ -102,10 +119,19 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     antifraud,
     acquirer,
     payments,
+    paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
+    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue }),
+    settlement,
+    pix,
     ipCountries,
     sandboxClock,
   };
   await registerMaintenanceJobs(ctx);
+  registerBankSlipJobs(ctx);
   handlers.register(RECOVER_JOB, async ({ paymentId }: { paymentId: string }) => payments.recover(paymentId));
+  ctx.recurrence.registerJobs(handlers);
+  handlers.register(SWEEP_JOB, async () => void (await settlement.sweep()));
+  handlers.register(EXPIRE_JOB, async ({ id }: { id: string }) => pix.expire(id));
+  handlers.register(LINK_EXPIRE_JOB, async ({ id }: { id: string }) => ctx.paymentLinks.expire(id));
   return ctx;
 }

@@ -43,6 +43,12 @@ function openSqlite(path: string): Database {
   if (!memory) sqlite.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
+  // Commits in WAL mode do not sync; checkpoints do. At the default (every 1,000 pages, 4 MB)
+  // a write-heavy run (a billing run: ~5 commits per charge) spent most of each commit's cost
+  // in checkpoint fsyncs; every 10,000 pages (40 MB of WAL) makes them ten times rarer.
+  sqlite.pragma('wal_autocheckpoint = 10000');
+  // 32 MB of page cache (default 2 MB): the indexes a payment touches stay in memory.
+  sqlite.pragma('cache_size = -32768');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

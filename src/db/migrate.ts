@@ -1,7 +1,11 @@
-import { Migrator, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './connection.js';
 import * as m0001 from './migrations/0001_foundation.js';
 import * as m0002 from './migrations/0002_cards_payments.js';
+import * as m0003 from './migrations/0003_recurrence.js';
+import * as m0004 from './migrations/0004_bankslips.js';
+import * as m0005 from './migrations/0005_paymentlinks.js';
+import * as m0006 from './migrations/0006_settlement.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -10,6 +14,10 @@ import * as m0002 from './migrations/0002_cards_payments.js';
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_cards_payments': m0002,
+  '0003_recurrence': m0003,
+  '0004_bankslips': m0004,
+  '0005_paymentlinks': m0005,
+  '0006_settlement': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -19,7 +27,22 @@ export function migrator(database: Database): Migrator {
   return new Migrator({ db: database.db, provider, migrationTableSchema: database.schema });
 }
 
+/**
+ * Names of the applied migrations, read directly: Kysely's own check introspects every schema
+ * of the database, which races with another schema being dropped (a test file finishing).
+ * Null when the migration table does not exist yet.
+ */
+async function appliedMigrations(database: Database): Promise<Set<string> | null> {
+  try {
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(database.db);
+    return new Set(rows.map((r) => r.name));
+  } catch {
+    return null;
+  }
+}
+
 export async function migrateToLatest(database: Database): Promise<string[]> {
+  if (await migrationsApplied(database)) return [];
   const { error, results } = await migrator(database).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
@@ -27,6 +50,6 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
 
 /** True when every known migration has been applied (used by /readyz). */
 export async function migrationsApplied(database: Database): Promise<boolean> {
-  const all = await migrator(database).getMigrations();
-  return all.every((m) => m.executedAt !== undefined);
+  const applied = await appliedMigrations(database);
+  return applied !== null && Object.keys(migrations).every((name) => applied.has(name));
 }

@@ -169,6 +169,222 @@ export interface AntifraudBlocklistTable {
   created_at: string;
 }
 
+export interface PlansTable {
+  plan_id: string;
+  merchant_id: string;
+  name: string;
+  description: string;
+  /** Scaled by 10^6. */
+  amount: number;
+  plan_type: string;
+  trial_days: number;
+  payment_method: string;
+  interval_days: number;
+  /** Null: no end (fixed types). */
+  installments: number | null;
+  attempts: number;
+  status: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SubscriptionsTable {
+  subscription_id: string;
+  merchant_id: string;
+  account_number: number;
+  plan_id: string;
+  vault_id: string;
+  order_number: string;
+  status: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BillingsTable {
+  billing_id: string;
+  merchant_id: string;
+  subscription_id: string;
+  installment: number;
+  status: string;
+  /** Scaled by 10^6. */
+  amount: number;
+  expire_at: string;
+  attempts_made: number;
+  next_attempt_at: string | null;
+  charging_payment_id: string | null;
+  /** JSON array of attempts. */
+  attempts_history: string;
+  created_by: string | null;
+  created_at: string;
+  modified_by: string | null;
+  modified_at: string | null;
+}
+
+export interface MerchantPricingTable {
+  merchant_id: string;
+  pricing: string;
+  updated_at: string;
+}
+
+/** One row per installment (conciliation installment record); 10,4 values in ten-thousandths. */
+export interface ReceivablesTable {
+  id: Generated<number>;
+  merchant_id: string;
+  account_number: number;
+  source_type: 'card' | 'pix';
+  source_id: string;
+  transaction_at: string;
+  terminal: string;
+  card_number: string | null;
+  card_type: string;
+  card_name: string;
+  cod_auth: string;
+  nsu: string;
+  installment_number: number;
+  installments_count: number;
+  installment_value: number;
+  transaction_total_value: number;
+  installment_status: 'A' | 'B' | 'C';
+  mdr_value: number;
+  mdr_tax: number;
+  trn_fee_installment: number;
+  trn_fee_transaction: number;
+  af_fee_installment: number;
+  af_fee_transaction: number;
+  prepayment_value: number;
+  prepayment_tax: number;
+  received_value: number;
+  expected_date: string;
+  effective_date: string | null;
+  receipt_date: string;
+  received_type: 'R' | 'A' | 'E';
+  received_status: 'A' | 'P';
+  reference: string | null;
+  splits: string | null;
+}
+
+export interface PixChargesTable {
+  id: string;
+  merchant_id: string;
+  account_number: number;
+  txid: string;
+  amount: number;
+  description: string | null;
+  reference_transaction: string | null;
+  status: 'Pending' | 'Paid' | 'Expired';
+  pix_emv: string;
+  nsu: string;
+  cod_auth: string;
+  expires_at: string;
+  paid_at: string | null;
+  created_at: string;
+}
+
+export interface BankSlipsTable {
+  seq: Generated<number>;
+  id: string;
+  merchant_id: string;
+  account_number: number;
+  /** Cents. */
+  value: number;
+  issue_date: string;
+  due_date: string;
+  payer_document: string;
+  payer_name: string;
+  payer_street_and_number: string;
+  payer_zip_code: string;
+  payer_city: string;
+  payer_state: string;
+  payer_neighborhood: string;
+  payer_phone_number: string | null;
+  reference_code: string | null;
+  pix: number;
+  overdue_allow: number;
+  overdue_date_limit: string | null;
+  /** Percent scaled by 10^4. */
+  overdue_penalty_percent: number;
+  overdue_interest_percent: number;
+  status_bill: number;
+  status_integration: number;
+  failure_reason: string | null;
+  our_number: string | null;
+  bar_code: string | null;
+  digitable_line: string | null;
+  pix_emv: string | null;
+  registered_at: string | null;
+  paid_at: string | null;
+  payment_date: string | null;
+  credit_date: string | null;
+  paid_value: number | null;
+  penalty_received: number | null;
+  interest_received: number | null;
+  canceled_at: string | null;
+  cancellation_reason: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface BankSlipEventsTable {
+  id: Generated<number>;
+  bankslip_id: string;
+  merchant_id: string;
+  account_number: number;
+  /** Null for the issue itself. */
+  old_status_bill: number | null;
+  new_status_bill: number;
+  occurred_at: string;
+}
+
+export interface PaymentLinksTable {
+  id: string;
+  merchant_id: string;
+  account_number: number;
+  seller_name: string;
+  seller_document_number: string;
+  description: string;
+  /** Cents. */
+  value: number;
+  qtty_installments: number | null;
+  /** JSON array of integers. */
+  qtty_installments_custom: string | null;
+  qtty_installments_int_free: number;
+  /** Percent a month scaled by 10^4 (1.99 % = 19900). */
+  installments_fee: number;
+  message: string | null;
+  /** 1 Em Aberto, 2 Pago, 3 Expirado, 9 Desativado. */
+  status: number;
+  operation_date: string;
+  expiration_date: string;
+  payment_id: string | null;
+  payment_date: string | null;
+  /** Cents. */
+  payment_value: number | null;
+  payment_qtty_installments: number | null;
+  payment_authorization_code: string | null;
+  claim_id: string | null;
+  /** Wall clock. */
+  claimed_until: string | null;
+  updated_at: string;
+}
+
+export interface PaymentLinkHistoryTable {
+  id: Generated<number>;
+  payment_link_id: string;
+  status: number;
+  reason: string | null;
+  history_date: string;
+}
+
+export interface RateLimitWindowsTable {
+  key: string;
+  hits: number;
+  /** Wall clock. */
+  window_started_at: string;
+  window_ends_at: string;
+}
+
 export interface DB {
   settings: SettingsTable;
   merchants: MerchantsTable;
@@ -183,4 +399,15 @@ export interface DB {
   payment_events: PaymentEventsTable;
   antifraud_settings: AntifraudSettingsTable;
   antifraud_blocklist: AntifraudBlocklistTable;
+  merchant_pricing: MerchantPricingTable;
+  receivables: ReceivablesTable;
+  pix_charges: PixChargesTable;
+  plans: PlansTable;
+  subscriptions: SubscriptionsTable;
+  billings: BillingsTable;
+  bankslips: BankSlipsTable;
+  bankslip_events: BankSlipEventsTable;
+  payment_links: PaymentLinksTable;
+  payment_link_history: PaymentLinkHistoryTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }

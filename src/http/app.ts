@@ -13,8 +13,13 @@ import { registerAuthRoutes } from '../modules/auth/routes.js';
 import { registerAdminRoutes } from '../modules/merchants/routes.js';
 import { registerCardRoutes } from '../modules/cards/routes.js';
 import { registerPaymentRoutes } from '../modules/payments/routes.js';
+import { registerPaymentLinkRoutes } from '../modules/paymentlinks/routes.js';
+import { registerPixRoutes } from '../modules/pix/routes.js';
+import { registerSettlementRoutes } from '../modules/settlement/routes.js';
+import { registerRecurrenceRoutes } from '../modules/recurrence/routes.js';
 import { registerSandboxRoutes } from '../modules/sandbox/routes.js';
 import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
+import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -78,6 +83,11 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerAntifraudRoutes(app, ctx);
     registerCardRoutes(app, ctx);
     registerPaymentRoutes(app, ctx);
+    registerPaymentLinkRoutes(app, ctx);
+    registerSettlementRoutes(app, ctx);
+    registerPixRoutes(app, ctx);
+    registerRecurrenceRoutes(app, ctx);
+    registerBankSlipRoutes(app, ctx);
     if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
   }
   return app;

@@ -1,7 +1,7 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/connection.js';
-import type { JobsTable } from '../db/schema.js';
+import type { DB, JobsTable } from '../db/schema.js';
 import { retryDelayMs } from './backoff.js';
 
 export type JobStatus = JobsTable['status'];
@@ -89,35 +89,36 @@ export class JobQueue {
   }
 
   /**
-   * Atomically takes up to `limit` jobs: pending ones due by `dueBy`, and running ones whose lease
-   * has expired (their worker died), oldest run_at first.
+   * Atomically takes up to `limit` jobs: running ones whose lease has expired (their worker
+   * died) first, then pending ones due by `dueBy`, each group oldest run_at first.
    */
   async claim(workerId: string, options: ClaimOptions): Promise<ClaimedJob[]> {
     if (options.limit <= 0 || options.kinds?.length === 0) return [];
     await this.failAbandoned();
-    const wallNow = this.clock.wallNow();
-    const lockedUntil = new Date(wallNow.getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS));
+    const wallNow = this.clock.wallNow().toISOString();
     const dueBy = (options.dueBy ?? this.clock.now()).toISOString();
-    const db = this.database.db;
+    // Two statements, not one with an OR: each is a range scan of the (status, run_at, id) index in time order
+    // that stops at `limit`, so a claim costs the same with 10 or 100,000 jobs due. (One query
+    // with OR made both engines collect and sort every due job on each claim.)
+    // Re-take a dead worker's job only while it has attempts left; failAbandoned ends the rest.
+    const lost = await this.claimWhere(workerId, options, (q) =>
+      q.where('status', '=', 'running').where('locked_until', '<', wallNow).where('run_at', '<=', dueBy).where((eb) => eb('attempts', '<', eb.ref('max_attempts'))),
+    );
+    const rest = options.limit - lost.length;
+    // `<=`: a job due exactly now is due.
+    const due = rest > 0 ? await this.claimWhere(workerId, { ...options, limit: rest }, (q) => q.where('status', '=', 'pending').where('run_at', '<=', dueBy)) : [];
+    // RETURNING order is unspecified; callers rely on time order.
+    return [...lost, ...due].map(toClaimedJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+  }
 
-    let candidates = db
-      .selectFrom('jobs')
-      .select('id')
-      .where((eb) =>
-        eb.or([
-          // `<=`: a job due exactly now is due.
-          eb.and([eb('status', '=', 'pending'), eb('run_at', '<=', dueBy)]),
-          // Re-take a dead worker's job only while it has attempts left; failAbandoned ends the rest.
-          eb.and([
-            eb('status', '=', 'running'),
-            eb('locked_until', '<', wallNow.toISOString()),
-            eb('attempts', '<', eb.ref('max_attempts')),
-          ]),
-        ]),
-      )
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(options.limit);
+  private async claimWhere(
+    workerId: string,
+    options: ClaimOptions,
+    filter: (q: SelectQueryBuilder<DB, 'jobs', { id: number }>) => SelectQueryBuilder<DB, 'jobs', { id: number }>,
+  ): Promise<Selectable<JobsTable>[]> {
+    const db = this.database.db;
+    const lockedUntil = new Date(this.clock.wallNow().getTime() + (options.leaseMs ?? DEFAULT_LEASE_MS));
+    let candidates = filter(db.selectFrom('jobs').select('id')).orderBy('run_at').orderBy('id').limit(options.limit);
     if (options.kinds) candidates = candidates.where('kind', 'in', options.kinds);
     // PostgreSQL: several instances claim at once. FOR UPDATE locks the chosen rows until the
     // UPDATE commits, and SKIP LOCKED makes a concurrent claimer pass over them to the next ones
@@ -125,8 +126,7 @@ export class JobQueue {
     // one statement atomically, so no two claimers can see the same row as free (and it has no
     // such clause).
     if (this.database.dialect === 'postgres') candidates = candidates.forUpdate().skipLocked();
-
-    const rows = await db
+    return db
       .updateTable('jobs')
       .set((eb) => ({
         status: 'running',
@@ -138,8 +138,6 @@ export class JobQueue {
       .where('id', 'in', candidates)
       .returningAll()
       .execute();
-    // RETURNING order is unspecified; callers rely on time order.
-    return rows.map(toClaimedJob).sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
   }
 
   /** Marks the job done; false when this worker no longer holds it (its lease expired and another took it). */

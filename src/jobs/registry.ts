@@ -13,6 +13,12 @@ export type JobHandler = (payload: any, ctx: JobRunContext) => Promise<void>;
 export interface RegisteredHandler {
   handler: JobHandler;
   maxAttempts?: number;
+  /**
+   * Jobs of this kind due at the same instant are independent of each other (one billing's
+   * charge and another's), so the sandbox advance may run them side by side, as the worker
+   * does in production. Kinds without it keep running one at a time, in id order.
+   */
+  parallel?: boolean;
 }
 
 /**
@@ -30,13 +36,13 @@ export class RetryLater extends Error {
 export class JobHandlers implements MaxAttemptsSource {
   private readonly handlers = new Map<string, RegisteredHandler>();
 
-  register(kind: string, handler: JobHandler, options: { maxAttempts?: number } = {}): this {
+  register(kind: string, handler: JobHandler, options: { maxAttempts?: number; parallel?: boolean } = {}): this {
     // A second handler for a kind is a wiring mistake; silently replacing one would hide it.
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind "${kind}" is already registered`);
     if (options.maxAttempts !== undefined && !(Number.isInteger(options.maxAttempts) && options.maxAttempts >= 1)) {
       throw new Error(`maxAttempts for job kind "${kind}" must be a positive integer`);
     }
-    this.handlers.set(kind, { handler, maxAttempts: options.maxAttempts });
+    this.handlers.set(kind, { handler, maxAttempts: options.maxAttempts, parallel: options.parallel });
     return this;
   }
 
@@ -46,6 +52,10 @@ export class JobHandlers implements MaxAttemptsSource {
 
   kinds(): string[] {
     return [...this.handlers.keys()];
+  }
+
+  isParallel(kind: string): boolean {
+    return this.handlers.get(kind)?.parallel === true;
   }
 
   maxAttemptsFor(kind: string): number | undefined {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
@@ -16,16 +17,34 @@ export interface TestDatabase extends Database {
   schema?: string;
 }
 
+/**
+ * Kysely's migrator introspects every schema of the database; a schema dropped by another test
+ * file at that moment makes it fail ("schema does not exist"). Migrating a new schema and
+ * dropping an old one therefore take turns under one advisory lock.
+ */
+async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
+  if (testDialect !== 'postgres') return work();
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock(727001)');
+    return await work();
+  } finally {
+    await client.query('select pg_advisory_unlock(727001)').catch(() => {});
+    await client.end();
+  }
+}
+
 export async function freshDatabase(options: { migrate?: boolean; poolSize?: number } = {}): Promise<TestDatabase> {
   const schema = testDialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const database = await openDatabase(TEST_DATABASE_URL, { schema, poolSize: options.poolSize });
-  if (options.migrate !== false) await migrateToLatest(database);
+  if (options.migrate !== false) await underSchemaLock(() => migrateToLatest(database));
   const close = database.close;
   return {
     ...database,
     url: TEST_DATABASE_URL,
     async close() {
-      if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db).catch(() => {});
+      if (schema) await underSchemaLock(() => sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db)).catch(() => {});
       await close();
     },
   };

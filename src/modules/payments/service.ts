@@ -15,7 +15,7 @@ export const RECOVER_JOB = 'payment.recover';
 const RECOVER_AFTER_MS = 2 * 60 * 1000;
 
 /** What the payment service uses of the process's services. */
-export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue'>;
+export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue' | 'settlement'>;
 
 export interface Payer {
   merchantId: string;
@@ -75,11 +75,16 @@ export class PaymentService {
     private readonly acquirer: Acquirer,
   ) {}
 
-  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string } = {}): Promise<CreateOutcome> {
+  /**
+   * `extra.billingId` links a recurrence charge to its billing. `extra.paymentId` lets such a
+   * caller fix the id before the call (it records it first): the id is the primary key and the
+   * acquirer's idempotency key, so a retried call with it can never make a second payment.
+   */
+  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
-    const paymentId = randomUUID();
+    const paymentId = extra.paymentId ?? randomUUID();
     const now = ctx.clock.now();
     const at = now.toISOString();
 
@@ -203,6 +208,8 @@ export class PaymentService {
     };
     const moved = await ctx.database.db.transaction().execute(async (trx) => {
       const moved = await paymentsRepository.transition(trx, row, 'Pending', status, at, fields);
+      // Receivables are created with the authorization, in its transaction (contract section 9).
+      if (moved) await ctx.settlement.onPaymentTransition(trx, { ...row, ...fields, status, updated_at: at }, 'Pending', status);
       await trx.deleteFrom('jobs').where('dedupe_key', '=', `${RECOVER_JOB}:${row.payment_id}`).where('status', '=', 'pending').execute();
       return moved;
     });
@@ -241,7 +248,11 @@ export class PaymentService {
     if (result.outcome === 'failed') throw new ApiError(502, 'acquirer_failure', `The acquirer could not cancel payment ${paymentId}.`);
     const moved = await ctx.database.db
       .transaction()
-      .execute((trx) => paymentsRepository.transition(trx, row, row.status, 'Canceled', ctx.clock.now().toISOString()));
+      .execute(async (trx) => {
+        const moved = await paymentsRepository.transition(trx, row, row.status, 'Canceled', ctx.clock.now().toISOString());
+        if (moved) await ctx.settlement.onPaymentTransition(trx, row, row.status, 'Canceled');
+        return moved;
+      });
     if (!moved) throw conflict('The payment changed status meanwhile; it was not cancelled twice.');
     return toPaymentResult((await paymentsRepository.find(ctx.database.db, paymentId))!);
   }
@@ -255,7 +266,11 @@ export class PaymentService {
     if (decision === 'reject') return this.cancel(undefined, paymentId);
     const moved = await ctx.database.db
       .transaction()
-      .execute((trx) => paymentsRepository.transition(trx, row, 'Blocked', 'Authorized', ctx.clock.now().toISOString()));
+      .execute(async (trx) => {
+        const moved = await paymentsRepository.transition(trx, row, 'Blocked', 'Authorized', ctx.clock.now().toISOString());
+        if (moved) await ctx.settlement.onPaymentTransition(trx, row, 'Blocked', 'Authorized');
+        return moved;
+      });
     if (!moved) throw conflict('The payment changed status meanwhile.');
     return toPaymentResult((await paymentsRepository.find(ctx.database.db, paymentId))!);
   }

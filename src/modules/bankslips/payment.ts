@@ -1,0 +1,81 @@
+import { businessDayAfter, toIsoDate } from '../../domain/calendar.js';
+import { BANK_SLIP_VALUE, formatFixed, parseDecimal } from '../../domain/money.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { settlementOn, type OverdueTerms } from './charges.js';
+import { toDetail } from './records.js';
+import { bankSlipsRepository as repo, STATUS, type BankSlipRow } from './repository.js';
+import type { BankSlipDetail } from './schemas.js';
+import { OVERDUE_JOB, type BankSlipDeps } from './deps.js';
+
+export interface PayOptions {
+  /** ISO datetime; default now (business time). */
+  paidAt?: string;
+  /** Reais; must be the amount due on that day. */
+  value?: number;
+}
+
+const REFUSALS = {
+  overdue_not_allowed: 'This bank slip does not accept payment after its due date.',
+  past_date_limit: 'The last day this bank slip accepted a late payment has passed.',
+} as const;
+
+export function termsOf(slip: BankSlipRow): OverdueTerms {
+  return {
+    dueDate: slip.due_date,
+    allow: slip.overdue_allow === 1,
+    dateLimit: slip.overdue_date_limit,
+    penaltyPercent: BigInt(slip.overdue_penalty_percent),
+    interestPercentPerMonth: BigInt(slip.overdue_interest_percent),
+  };
+}
+
+/**
+ * Sandbox payment (POST /sandbox/bankslips/{id}/pay): the bank tells us the payer paid at
+ * `paidAt`. Late payments carry penalty and interest when allowed and are refused (409)
+ * otherwise; the amount is credited on the next business day after the payment date.
+ */
+export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOptions): Promise<BankSlipDetail> {
+  const now = ctx.clock.now();
+  const paid = options.paidAt === undefined ? now : new Date(options.paidAt);
+  if (paid.getTime() > now.getTime()) throw new ApiError(400, 'paidAt', `paidAt must not be in the future (now is ${now.toISOString()}).`);
+  // The overdue job may move the slip between our read and our write: read again and retry.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const slip = await repo.find(ctx.database.db, id);
+    if (!slip) throw notFound('Bank slip');
+    assertPayable(slip, paid);
+    const paymentDate = toIsoDate(paid);
+    const settlement = settlementOn(BigInt(slip.value), termsOf(slip), paymentDate);
+    if (!settlement.ok) throw conflict(REFUSALS[settlement.reason]);
+    if (options.value !== undefined) {
+      const value = parseDecimal(options.value, BANK_SLIP_VALUE);
+      if (!value.ok || value.value !== settlement.total) {
+        throw new ApiError(400, 'value', `value must be the amount due on ${paymentDate}: ${formatFixed(settlement.total, 2)} (partial or divergent payments are not accepted).`);
+      }
+    }
+    const at = now.toISOString();
+    const fields = {
+      paid_at: paid.toISOString(),
+      payment_date: paymentDate,
+      credit_date: businessDayAfter(paymentDate),
+      paid_value: Number(settlement.total),
+      penalty_received: Number(settlement.penalty),
+      interest_received: Number(settlement.interest),
+    };
+    const moved = await ctx.database.db.transaction().execute(async (trx) => {
+      const moved = await repo.transition(trx, slip, slip.status_bill, STATUS.paid, at, fields);
+      if (moved) await trx.deleteFrom('jobs').where('dedupe_key', '=', `${OVERDUE_JOB}:${id}`).where('status', '=', 'pending').execute();
+      return moved;
+    });
+    if (moved) return toDetail({ ...slip, ...fields, status_bill: STATUS.paid, updated_at: at });
+  }
+  throw conflict('The bank slip changed status meanwhile; try again.');
+}
+
+function assertPayable(slip: BankSlipRow, paid: Date): void {
+  if (slip.status_bill === STATUS.processing) throw conflict('The bank slip is not registered yet (statusBill 1); registration follows within a moment.');
+  if (slip.status_bill === STATUS.paid) throw conflict('The bank slip is already paid.');
+  if (slip.status_bill === STATUS.failed) throw conflict('The bank slip failed registration (statusBill 99) and cannot be paid.');
+  if (paid.getTime() < Date.parse(slip.registered_at!)) {
+    throw new ApiError(400, 'paidAt', `paidAt must not be before the bank slip was registered (${slip.registered_at}).`);
+  }
+}

@@ -1,0 +1,20 @@
+import type { AppContext } from '../../context.js';
+import type { App } from '../../http/types.js';
+import { informationRoute } from './routes/information.js';
+import { issueSlipRoute } from './routes/issue-slip.js';
+import { listByCreditDateRoute } from './routes/list-by-credit-date.js';
+import { listByDueDateRoute } from './routes/list-by-due-date.js';
+import { listByPaymentDateRoute } from './routes/list-by-payment-date.js';
+import { sandboxPayRoute } from './routes/sandbox-pay.js';
+import { slipPdfRoute } from './routes/slip-pdf.js';
+
+export function registerBankSlipRoutes(app: App, ctx: AppContext): void {
+  issueSlipRoute(app, ctx);
+  listByDueDateRoute(app, ctx);
+  listByPaymentDateRoute(app, ctx);
+  listByCreditDateRoute(app, ctx);
+  informationRoute(app, ctx);
+  slipPdfRoute(app, ctx);
+  // Sandbox mode only: in production every /sandbox path is 404.
+  if (ctx.sandboxClock) sandboxPayRoute(app, ctx);
+}

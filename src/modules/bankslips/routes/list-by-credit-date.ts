@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { integrationAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import { requireOwnAccount } from '../../../http/ownership.js';
+import type { App } from '../../../http/types.js';
+import { BankSlipCreditRecord, CreditDateQuery } from '../schemas.js';
+import { bankSlipsOf } from '../service.js';
+import { sendJson } from './send-json.js';
+
+/**
+ * GET {integration}/api/billissuer/list/by/credit-date: the PascalCase record, bounds a date or
+ * an ISO datetime (its calendar date counts), optional statusIntegration filter.
+ */
+export function listByCreditDateRoute(app: App, ctx: AppContext): void {
+  app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/credit-date`, {
+    schema: {
+      tags: ['integration'],
+      summary: 'Bank slips by credit date',
+      security: security.integration,
+      querystring: CreditDateQuery,
+      response: { 200: Type.Array(BankSlipCreditRecord), ...errorResponses(400, 401, 403) },
+    },
+    onRequest: integrationAuth(ctx),
+    handler: async (request, reply) => {
+      const { accountNumber, startDate, endDate, statusIntegration } = request.query;
+      return sendJson(reply, await bankSlipsOf(ctx).listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
+    },
+  });
+}

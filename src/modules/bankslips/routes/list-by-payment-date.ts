@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { integrationAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import { requireOwnAccount } from '../../../http/ownership.js';
+import type { App } from '../../../http/types.js';
+import { BankSlipListRecord, DateRangeQuery } from '../schemas.js';
+import { bankSlipsOf } from '../service.js';
+import { sendJson } from './send-json.js';
+
+/** GET {integration}/api/billissuer/list/by/payment-date: paid slips (statusBill 3) by payment date, bounds included. */
+export function listByPaymentDateRoute(app: App, ctx: AppContext): void {
+  app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/payment-date`, {
+    schema: {
+      tags: ['integration'],
+      summary: 'Paid bank slips by payment date',
+      security: security.integration,
+      querystring: DateRangeQuery,
+      response: { 200: Type.Array(BankSlipListRecord), ...errorResponses(400, 401, 403) },
+    },
+    onRequest: integrationAuth(ctx),
+    handler: async (request, reply) => {
+      const { accountNumber, startDate, endDate } = request.query;
+      return sendJson(reply, await bankSlipsOf(ctx).listByPaymentDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate));
+    },
+  });
+}

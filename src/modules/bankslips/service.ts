@@ -1,0 +1,178 @@
+import { randomUUID } from 'node:crypto';
+import type { AppContext } from '../../context.js';
+import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { errorMessage } from '../../jobs/queue.js';
+import { OVERDUE_JOB, REGISTER_JOB, type BankSlipDeps } from './deps.js';
+import { payBankSlip, type PayOptions } from './payment.js';
+import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
+import { registrationOf, type Registration } from './registration.js';
+import { bankSlipsRepository as repo, insertEvent, STATUS, type BankSlipRow } from './repository.js';
+import { checkIssueRules, checkRange, dateBound } from './rules.js';
+import type { BankSlipDetail, IssueBody } from './schemas.js';
+
+export interface Owner {
+  merchantId: string;
+  accountNumber: number;
+}
+
+/**
+ * Bank slips (contract section 10). Issue records the slip (statusBill 1) with a registration
+ * job due at once; the job plays the bank: our number, barcode, digitable line, Pix code,
+ * 1 -> 2, and schedules the overdue check (2 -> 9) for 00:00 after the due date. Every status
+ * change writes its event in the same transaction.
+ */
+export class BankSlipService {
+  /** The listings' JSON expressions for this database, built once. */
+  private readonly sql: { list: string; credit: string };
+
+  constructor(private readonly ctx: BankSlipDeps) {
+    this.sql = { list: sqlJsonObject(LIST_FIELDS, ctx.database.dialect), credit: sqlJsonObject(CREDIT_FIELDS, ctx.database.dialect) };
+  }
+
+  async issue(owner: Owner, body: IssueBody): Promise<BankSlipDetail> {
+    const { ctx } = this;
+    const now = ctx.clock.now();
+    const at = now.toISOString();
+    const input = checkIssueRules(body, toIsoDate(now));
+    const id = randomUUID();
+    const row = await ctx.database.db.transaction().execute(async (trx) => {
+      const row = await repo.insert(trx, {
+        id,
+        merchant_id: owner.merchantId,
+        account_number: owner.accountNumber,
+        value: Number(input.valueCents),
+        issue_date: toIsoDate(now),
+        due_date: input.dueDate,
+        payer_document: input.payer.document,
+        payer_name: input.payer.name,
+        payer_street_and_number: input.payer.streetAndNumber,
+        payer_zip_code: input.payer.zipCode,
+        payer_city: input.payer.city,
+        payer_state: input.payer.state,
+        payer_neighborhood: input.payer.neighborhood,
+        payer_phone_number: input.payer.phoneNumber,
+        reference_code: input.referenceCode,
+        pix: input.pix ? 1 : 0,
+        overdue_allow: input.overdue.allow ? 1 : 0,
+        overdue_date_limit: input.overdue.dateLimit,
+        overdue_penalty_percent: Number(input.overdue.penaltyPercent),
+        overdue_interest_percent: Number(input.overdue.interestPercentPerMonth),
+        status_bill: STATUS.processing,
+        status_integration: STATUS.processing,
+        created_at: at,
+        updated_at: at,
+      });
+      await insertEvent(trx, row, null, STATUS.processing, at);
+      await ctx.queue.enqueue(trx, { kind: REGISTER_JOB, payload: { id }, runAt: now, dedupeKey: `${REGISTER_JOB}:${id}` });
+      return row;
+    });
+    return toDetail(row);
+  }
+
+  /**
+   * The registration job. A slip the bank cannot register (RangeError from the domain: an
+   * account or amount that does not fit, a Pix code that cannot be built) ends in 99 with the
+   * reason; so does any error on the job's last attempt. Earlier errors are retried.
+   */
+  async register(id: string, lastAttempt: boolean): Promise<void> {
+    const { ctx } = this;
+    const db = ctx.database.db;
+    const slip = await repo.find(db, id);
+    if (!slip || slip.status_bill !== STATUS.processing) return;
+    let registration: Registration;
+    try {
+      const merchant = await db.selectFrom('merchants').select(['name', 'document_number']).where('merchant_id', '=', slip.merchant_id).executeTakeFirstOrThrow();
+      registration = registrationOf(slip, merchant, ctx.config.bankSlipBankCode);
+    } catch (error) {
+      if (!(error instanceof RangeError) && !lastAttempt) throw error;
+      await this.fail(slip, errorMessage(error));
+      return;
+    }
+    const at = ctx.clock.now().toISOString();
+    await db.transaction().execute(async (trx) => {
+      const moved = await repo.transition(trx, slip, STATUS.processing, STATUS.issued, at, {
+        ...registration,
+        status_integration: STATUS.issued,
+        registered_at: at,
+      });
+      if (!moved) return;
+      // Business dates are UTC days: the slip is overdue from 00:00 of the day after its due date.
+      const runAt = startOfDay(addDays(slip.due_date, 1));
+      await ctx.queue.enqueue(trx, { kind: OVERDUE_JOB, payload: { id }, runAt, dedupeKey: `${OVERDUE_JOB}:${id}` });
+    });
+  }
+
+  private async fail(slip: BankSlipRow, reason: string): Promise<void> {
+    const at = this.ctx.clock.now().toISOString();
+    await this.ctx.database.db.transaction().execute((trx) =>
+      repo.transition(trx, slip, STATUS.processing, STATUS.failed, at, { status_integration: STATUS.failed, failure_reason: `Registration failed: ${reason}` }),
+    );
+  }
+
+  /** The overdue job: an issued slip still unpaid when its due date has passed becomes 9. */
+  async markOverdue(id: string): Promise<void> {
+    const { ctx } = this;
+    const slip = await repo.find(ctx.database.db, id);
+    if (!slip || slip.status_bill !== STATUS.issued) return;
+    const at = ctx.clock.now().toISOString();
+    await ctx.database.db.transaction().execute((trx) => repo.transition(trx, slip, STATUS.issued, STATUS.overdue, at));
+  }
+
+  /** Sandbox payment: see payment.ts. */
+  pay(id: string, options: PayOptions): Promise<BankSlipDetail> {
+    return payBankSlip(this.ctx, id, options);
+  }
+
+  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<string> {
+    checkRange(startDate, endDate);
+    return repo.listJson(this.ctx.database.db, this.sql.list, accountNumber, 'due_date', startDate, endDate);
+  }
+
+  /** Paid slips only (statusBill 3), bounds included. */
+  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<string> {
+    checkRange(startDate, endDate);
+    return repo.listJson(this.ctx.database.db, this.sql.list, accountNumber, 'payment_date', startDate, endDate, { statusBill: STATUS.paid });
+  }
+
+  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<string> {
+    const startDate = dateBound(start, 'query.startDate');
+    const endDate = dateBound(end, 'query.endDate');
+    checkRange(startDate, endDate);
+    return repo.listJson(this.ctx.database.db, this.sql.credit, accountNumber, 'credit_date', startDate, endDate, { statusIntegration });
+  }
+
+  async information(merchantId: string, id: string): Promise<BankSlipDetail> {
+    const slip = await repo.find(this.ctx.database.db, id, merchantId);
+    if (!slip) throw notFound('Bank slip');
+    return toDetail(slip);
+  }
+
+  /** The slip row and its beneficiary, for the printable slip; 409 before registration. */
+  async printable(merchantId: string, id: string) {
+    const db = this.ctx.database.db;
+    const slip = await repo.find(db, id, merchantId);
+    if (!slip) throw notFound('Bank slip');
+    if (slip.bar_code === null) {
+      throw conflict(slip.status_bill === STATUS.failed ? 'The bank slip failed registration; there is nothing to print.' : 'The bank slip is not registered yet; try again in a moment.');
+    }
+    const merchant = await db.selectFrom('merchants').select(['name', 'legal_name', 'document_number']).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
+    return { slip, merchant };
+  }
+}
+
+const services = new WeakMap<BankSlipDeps, BankSlipService>();
+
+/** One service per context, shared by the routes and the jobs (the context has no field for it). */
+export function bankSlipsOf(ctx: BankSlipDeps): BankSlipService {
+  let service = services.get(ctx);
+  if (!service) services.set(ctx, (service = new BankSlipService(ctx)));
+  return service;
+}
+
+/** Called once per context (src/context.ts): the registration and overdue jobs. */
+export function registerBankSlipJobs(ctx: AppContext): void {
+  const service = bankSlipsOf(ctx);
+  ctx.handlers.register(REGISTER_JOB, async ({ id }: { id: string }, { job }) => service.register(id, job.attempts >= job.maxAttempts), { maxAttempts: 5 });
+  ctx.handlers.register(OVERDUE_JOB, async ({ id }: { id: string }) => service.markOverdue(id));
+}

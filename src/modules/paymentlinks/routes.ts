@@ -1,0 +1,17 @@
+import type { AppContext } from '../../context.js';
+import type { App } from '../../http/types.js';
+import { checkoutAssetRoutes } from './routes/checkout-assets.js';
+import { checkoutPageRoute } from './routes/checkout-page.js';
+import { checkoutPayRoute } from './routes/checkout-pay.js';
+import { createLinkRoute } from './routes/create-link.js';
+import { deactivateLinkRoute } from './routes/deactivate-link.js';
+import { getInformationRoute } from './routes/get-information.js';
+
+export function registerPaymentLinkRoutes(app: App, ctx: AppContext): void {
+  createLinkRoute(app, ctx);
+  getInformationRoute(app, ctx);
+  deactivateLinkRoute(app, ctx);
+  const assets = checkoutAssetRoutes(app);
+  checkoutPageRoute(app, ctx, assets);
+  checkoutPayRoute(app, ctx);
+}

@@ -1,0 +1,108 @@
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import { addDays, isIsoDate } from '../../domain/calendar.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
+import { requireOwnMerchantId } from '../../http/ownership.js';
+import type { Principal } from '../auth/service.js';
+import { billingsRepository, type BillingSortColumn } from './billings-repository.js';
+import type { BillingEngine } from './engine.js';
+import { plansRepository } from './plans-repository.js';
+import { subscriptionsRepository } from './subscriptions-repository.js';
+import { historyOf, toBilling, toSubscription, type BillingDetail, type BillingRow, type BillingView } from './views.js';
+
+/** orderBy fields: the top-level fields (the embedded subscription is not one). */
+const SORTABLE: Record<string, BillingSortColumn> = {
+  id: 'billing_id',
+  status: 'status',
+  expireAt: 'expire_at',
+  amount: 'amount',
+  installment: 'installment',
+  createdDate: 'created_at',
+  createdBy: 'created_by',
+  modifiedDate: 'modified_at',
+  modifiedBy: 'modified_by',
+};
+
+export interface BillingQuery extends ListQuery {
+  mid?: string;
+  status?: string;
+  expirationDateRangeStartDate?: string;
+  expirationDateRangeEndDate?: string;
+}
+
+/**
+ * A range bound: `YYYY-MM-DD` covers that whole UTC day, an ISO datetime is that instant.
+ * Answers the instant the bound starts at (start) or the instant just after it (end, exclusive).
+ */
+function bound(value: string, tag: string, edge: 'start' | 'end'): string {
+  if (isIsoDate(value)) return `${edge === 'start' ? value : addDays(value, 1)}T00:00:00.000Z`;
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
+  if (Number.isNaN(ms)) throw new ApiError(400, tag, `${tag} must be a date (YYYY-MM-DD) or an ISO 8601 datetime.`);
+  return new Date(edge === 'start' ? ms : ms + 1).toISOString();
+}
+
+/** Billings (seed "Billings", contract section 8). */
+export class BillingService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly engine: BillingEngine,
+  ) {}
+
+  async list(principal: Principal, query: BillingQuery): Promise<ListEnvelope<BillingView>> {
+    // `mid` is the merchantId (contract section 8): another merchant's is 403, a malformed one 400.
+    if (query.mid !== undefined) requireOwnMerchantId(principal, query.mid, 'query.mid');
+    const startTag = 'query.expirationDateRangeStartDate';
+    const endTag = 'query.expirationDateRangeEndDate';
+    const expireFrom = query.expirationDateRangeStartDate ? bound(query.expirationDateRangeStartDate, startTag, 'start') : undefined;
+    const expireBefore = query.expirationDateRangeEndDate ? bound(query.expirationDateRangeEndDate, endTag, 'end') : undefined;
+    if (expireFrom && expireBefore && expireFrom >= expireBefore) throw new ApiError(400, endTag, `${endTag} must not be before ${startTag}.`);
+    const p = paging(query, SORTABLE);
+    const { rows, total } = await billingsRepository.list(this.database.db, { merchantId: principal.merchantId, status: query.status, expireFrom, expireBefore }, p);
+    return { items: await this.embed(rows), page: p.page, limit: p.limit, total };
+  }
+
+  async get(principal: Principal, billingId: string): Promise<BillingDetail> {
+    const row = await this.find(principal, billingId);
+    const [view] = await this.embed([row]);
+    return { ...view, attemptsHistory: historyOf(row) };
+  }
+
+  /**
+   * Only an Opened billing not being charged at this moment (409 otherwise). The subscription
+   * goes on: the next billing is issued as when a billing ends.
+   */
+  async cancel(principal: Principal, billingId: string): Promise<string> {
+    const row = await this.find(principal, billingId);
+    const at = this.clock.now().toISOString();
+    await this.database.db.transaction().execute(async (trx) => {
+      if (!(await billingsRepository.cancelOpened(trx, billingId, { by: principal.userName, at }))) {
+        const current = (await billingsRepository.find(trx, principal.merchantId, billingId)) ?? row;
+        throw conflict(
+          current.status === 'Opened'
+            ? 'The billing is being charged at this moment; its outcome decides.'
+            : `Only an Opened billing can be cancelled; this one is ${current.status}.`,
+        );
+      }
+      const state = (await billingsRepository.loadForCharge(trx, billingId))!;
+      await this.engine.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, state.sub_status);
+    });
+    return billingId;
+  }
+
+  /** Embeds each billing's subscription with its plan: three queries per page, whatever its size. */
+  private async embed(rows: BillingRow[]): Promise<BillingView[]> {
+    const db = this.database.db;
+    const subs = await subscriptionsRepository.findMany(db, rows.map((r) => r.subscription_id));
+    const plans = await plansRepository.findMany(db, subs.map((s) => s.plan_id));
+    const views = new Map(subs.map((s) => [s.subscription_id, toSubscription(s, plans.get(s.plan_id)!)]));
+    return rows.map((r) => toBilling(r, views.get(r.subscription_id)!));
+  }
+
+  private async find(principal: Principal, billingId: string): Promise<BillingRow> {
+    const row = await billingsRepository.find(this.database.db, principal.merchantId, billingId);
+    if (!row) throw notFound('Billing');
+    return row;
+  }
+}

@@ -1,0 +1,78 @@
+import type { AppContext } from '../../context.js';
+import { validateExpiry } from '../../domain/cards.js';
+import { ApiError } from '../../http/errors.js';
+import { paymentsRepository } from '../payments/repository.js';
+import type { PaymentBody } from '../payments/schemas.js';
+import type { ChargeState } from './billings-repository.js';
+import type { PaymentSnapshot } from './charge-outcome.js';
+import { chargeCents } from './plan-rules.js';
+
+export type ChargeDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'payments' | 'queue'>;
+
+/**
+ * The codeAntiFraud of recurring charges: the seeds' anti-fraud library runs in the payer's
+ * browser, and nobody is at a browser when a billing falls due.
+ */
+export const RECURRENCE_ANTIFRAUD_CODE = '00000000-0000-4000-8000-000000000001';
+
+/** One attempt's result: the payment it made, or why no payment was made (`payment` null). */
+export interface AttemptResult {
+  payment: PaymentSnapshot | null;
+  returnCode: string | null;
+  returnMessage: string;
+  paymentId: string | null;
+}
+
+const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
+
+function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {
+  return {
+    payment: { status: row.status, returnCode: row.return_code },
+    returnCode: row.return_code,
+    returnMessage: row.return_message ?? row.status,
+    paymentId: row.payment_id,
+  };
+}
+
+/**
+ * Makes (or finds) the payment of a claimed attempt, under the id the claim recorded. Found:
+ * a previous run of this attempt got as far as the payment and died before recording it, so
+ * its outcome is read back instead of paying again. Not found: no payment row means the
+ * acquirer was never called (the payment service writes its row first), so paying is safe;
+ * and should a twin run race us, the id is the primary key and the acquirer's idempotency key.
+ */
+export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId: string, resumed: boolean): Promise<AttemptResult> {
+  const db = ctx.database.db;
+  // A fresh claim made up a new id a moment ago: no payment can carry it yet.
+  const existing = resumed ? await paymentsRepository.find(db, paymentId) : undefined;
+  if (existing) return fromRow(existing);
+
+  if (state.card_holder === null) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
+  // Checked before the acquirer is called (contract section 8): an expired stored card is PaymentInvalid.
+  const expiry = validateExpiry(state.card_exp_month!, state.card_exp_year!, ctx.clock.now());
+  if (!expiry.ok || expiry.expired) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
+
+  const body: PaymentBody = {
+    payment: { transactionType: 'credit', amount: Number(chargeCents(BigInt(state.amount))), productType: 'avista', installments: 1 },
+    referenceTransaction: state.billing_id,
+    sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
+    // The payment service loads and opens the stored card itself; the vault's name goes to the acquirer.
+    cardInfo: { vaultId: state.vault_id, cardholderName: state.card_holder },
+  };
+  let outcome;
+  try {
+    outcome = await ctx.payments.create({ merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, { billingId: state.billing_id, paymentId });
+  } catch (error) {
+    // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
+    if (error instanceof ApiError && error.statusCode < 500) return noPayment(null, error.errors.map((e) => e.description).join(' '));
+    throw error;
+  }
+  if (outcome.status === 201) {
+    const { status, returnCode, returnMessage } = outcome.body;
+    return { payment: { status, returnCode }, returnCode, returnMessage: returnMessage ?? status, paymentId };
+  }
+  // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
+  const row = await paymentsRepository.find(db, paymentId);
+  if (!row) throw outcome.error;
+  return fromRow(row);
+}

@@ -1,0 +1,198 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from '../../db/connection.js';
+import { ApiError } from '../../http/errors.js';
+import { RetryLater } from '../../jobs/registry.js';
+import { paymentsRepository } from '../payments/repository.js';
+import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
+import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
+import { decide, type Decision } from './charge-outcome.js';
+import { subscriptionsRepository } from './subscriptions-repository.js';
+import { historyOf, type AttemptEntry } from './views.js';
+
+export const CHARGE_JOB = 'billing.charge';
+export interface ChargePayload {
+  billingId: string;
+  /** 0 = the first charge at the due date, k = the k-th retry. */
+  attempt: number;
+}
+/** One job per billing attempt: a second enqueue (a replay, two instances) is a no-op. */
+export const chargeKey = (billingId: string, attempt: number) => `${CHARGE_JOB}:${billingId}:${attempt}`;
+
+const DAY_MS = 86_400_000;
+/** A payment left Pending (acquirer answer lost) is settled by its recovery job within ~2 minutes. */
+const PENDING_RECHECK_MS = 3 * 60_000;
+
+/** The plan terms the engine needs when a billing ends. */
+export interface PlanCycle {
+  amount: number;
+  interval_days: number;
+  installments: number | null;
+}
+
+/** What a billing's end needs to know about it. */
+type EndedBilling = Pick<ChargeState, 'billing_id' | 'merchant_id' | 'subscription_id' | 'installment' | 'expire_at'>;
+
+/**
+ * The billing engine (contract section 8), driven by jobs and the clock. Billing 1 is issued
+ * with the subscription; billing n+1 when billing n ends (Paid, Denied, PaymentInvalid or
+ * cancelled), due `interval` days after billing n's due date whatever the outcome, so there
+ * is at most one Opened billing per subscription. Each charge attempt is a job keyed by
+ * billing and attempt; the billing row itself fences the attempt (see `charge`).
+ */
+export class BillingEngine {
+  constructor(private readonly ctx: ChargeDeps) {}
+
+  /** Inside the caller's transaction: billing `installment`, Opened, due at `dueAt`, and its first charge job. */
+  async issue(trx: Executor, sub: { subscription_id: string; merchant_id: string }, amount: number, installment: number, dueAt: Date, by: string): Promise<string | null> {
+    const billingId = randomUUID();
+    const due = dueAt.toISOString();
+    const inserted = await billingsRepository.insertIfAbsent(trx, {
+      billing_id: billingId,
+      merchant_id: sub.merchant_id,
+      subscription_id: sub.subscription_id,
+      installment,
+      status: 'Opened',
+      amount,
+      expire_at: due,
+      attempts_made: 0,
+      next_attempt_at: due,
+      charging_payment_id: null,
+      attempts_history: '[]',
+      created_by: by,
+      created_at: this.ctx.clock.now().toISOString(),
+      modified_by: null,
+      modified_at: null,
+    });
+    if (!inserted) return null;
+    await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
+    return billingId;
+  }
+
+  /**
+   * After billing n ended: billing n+1, due n's due date + interval, while the subscription is
+   * Active; when n was a Custom plan's last installment, the subscription is Finished instead.
+   */
+  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string): Promise<void> {
+    if (subscriptionStatus !== 'Active') return;
+    if (plan.installments !== null && billing.installment >= plan.installments) {
+      await subscriptionsRepository.transition(trx, billing.subscription_id, ['Active'], 'Finished', this.ctx.clock.now().toISOString());
+      return;
+    }
+    const due = new Date(Date.parse(billing.expire_at) + plan.interval_days * DAY_MS);
+    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM);
+  }
+
+  /**
+   * The charge job. The attempt is claimed in the billing row (a conditional UPDATE, committed)
+   * before any payment is made, and the claim names the payment id the attempt will use:
+   * - a duplicate job, a second worker or a stale retry finds the attempt count moved on and
+   *   does nothing;
+   * - a run that dies after the claim leaves the attempt claimed but unrecorded; the job is
+   *   retried (lease expiry or backoff) and resumes under the same payment id, reading back the
+   *   payment if it was made rather than paying again (see runAttempt);
+   * - the outcome is recorded fenced by the claim, so it is recorded once.
+   */
+  async charge({ billingId, attempt }: ChargePayload): Promise<void> {
+    const state = await billingsRepository.loadForCharge(this.ctx.database.db, billingId);
+    const taken = state && (await this.takeAttempt(state, attempt));
+    if (!state || !taken) return;
+
+    let result = await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
+    const context = { dueDate: new Date(state.expire_at), failuresSoFar: attempt + 1, attempts: state.plan_attempts };
+    let decision: Decision = result.payment ? decide(result.payment, context) : { kind: 'final', status: 'PaymentInvalid', blockSubscription: false };
+    if (decision.kind === 'wait') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + PENDING_RECHECK_MS), 'payment pending at the acquirer');
+    if (decision.kind === 'void') {
+      result = await this.voidHeld(state.merchant_id, taken.paymentId);
+      decision = decide(result.payment!, context);
+      // Still undecided (a concurrent change not visible yet): the job runs again and resumes.
+      if (decision.kind === 'void' || decision.kind === 'wait') throw new Error(`payment ${taken.paymentId} of billing ${billingId} is still ${result.payment!.status}`);
+    }
+    await this.record(state, attempt, taken.paymentId, result, decision);
+  }
+
+  /** The payment id this run charges the attempt under, or null when it must not charge. */
+  private async takeAttempt(state: ChargeState, attempt: number): Promise<{ paymentId: string; resumed: boolean } | null> {
+    const db = this.ctx.database.db;
+    if (state.status !== 'Opened') return null;
+    if (state.attempts_made === attempt + 1 && state.charging_payment_id !== null) {
+      // Claimed and never recorded: the run that claimed it died. Resume under its payment id.
+      const paymentId = state.charging_payment_id;
+      if (state.sub_status !== 'Active' && !(await paymentsRepository.find(db, paymentId))) {
+        // It died before paying, and the subscription stopped since: never charge it now.
+        await billingsRepository.record(db, { billingId: state.billing_id, attempt, paymentId }, { status: 'Canceled', next_attempt_at: null, attempts_history: state.attempts_history }, this.ctx.clock.now().toISOString());
+        return null;
+      }
+      return { paymentId, resumed: true };
+    }
+    // A duplicate or stale job: this attempt was made (or another is in flight).
+    if (state.attempts_made !== attempt || state.charging_payment_id !== null) return null;
+    const paymentId = randomUUID();
+    if (state.sub_status === 'Active' && (await billingsRepository.claim(db, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString()))) {
+      return { paymentId, resumed: false };
+    }
+    await this.stopIfHalted(state.billing_id, attempt);
+    return null;
+  }
+
+  /** A subscription that stopped (Blocked, Canceled) is never charged: its Opened billing is Canceled. */
+  private async stopIfHalted(billingId: string, attempt: number): Promise<void> {
+    const db = this.ctx.database.db;
+    const again = await billingsRepository.loadForCharge(db, billingId);
+    if (!again || again.status !== 'Opened' || again.attempts_made !== attempt || again.charging_payment_id !== null) return;
+    if (again.sub_status === 'Active') return;
+    await billingsRepository.cancelOpened(db, billingId, { by: SYSTEM, at: this.ctx.clock.now().toISOString() });
+  }
+
+  /**
+   * Anti-fraud Review held an authorized payment (Blocked). Nobody reviews a billing as it runs,
+   * so the engine voids the authorization and the billing reads "Denied, nothing charged". An
+   * operator who decided meanwhile wins: the payment's new status is read back instead.
+   */
+  private async voidHeld(merchantId: string, paymentId: string): Promise<AttemptResult> {
+    try {
+      await this.ctx.payments.cancel(merchantId, paymentId);
+    } catch (error) {
+      if (!(error instanceof ApiError && error.statusCode === 409)) throw error;
+    }
+    const row = (await paymentsRepository.find(this.ctx.database.db, paymentId))!;
+    const voided = row.status === 'Canceled';
+    return {
+      payment: { status: row.status, returnCode: voided ? '59' : row.return_code },
+      returnCode: voided ? '59' : row.return_code,
+      returnMessage: voided ? 'Held by anti-fraud review: the authorization was voided, nothing was charged.' : (row.return_message ?? row.status),
+      paymentId,
+    };
+  }
+
+  private async record(state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision): Promise<void> {
+    const now = this.ctx.clock.now();
+    const at = now.toISOString();
+    const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
+    const attemptsHistory = JSON.stringify([...historyOf(state), entry]);
+    const claim = { billingId: state.billing_id, attempt, paymentId };
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      // Read inside the transaction: the subscription may have been cancelled while we charged.
+      const sub = await trx.selectFrom('subscriptions').select('status').where('subscription_id', '=', state.subscription_id).executeTakeFirstOrThrow();
+      if (decision.kind === 'retry' && sub.status === 'Active') {
+        const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
+        if (recorded) {
+          await this.ctx.queue.enqueue(trx, {
+            kind: CHARGE_JOB,
+            payload: { billingId: state.billing_id, attempt: attempt + 1 } satisfies ChargePayload,
+            runAt: decision.at,
+            dedupeKey: chargeKey(state.billing_id, attempt + 1),
+          });
+        }
+        return;
+      }
+      // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
+      const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
+      if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return;
+      let subStatus = sub.status;
+      if (decision.kind === 'final' && decision.blockSubscription) {
+        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at)) subStatus = 'Blocked';
+      }
+      await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
+    });
+  }
+}

@@ -1,0 +1,32 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { IdString, recurrencePath, sendJsonString } from './schemas.js';
+
+/**
+ * POST {gateway}/v1/recurrences/subscriptions: 201 with the subscription id as a JSON string.
+ * Billing 1 is issued at once, due after the plan's trial days.
+ */
+export function createSubscriptionRoute(app: App, ctx: AppContext): void {
+  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Subscribe a stored card to a plan',
+      description:
+        'The plan must be Active (409) and the vault (POST /v1/vaults/cards) the caller\'s (404). Billing 1 is due after trialDays ' +
+        '(at once when 0). Accepts an Idempotency-Key header.',
+      security: security.gateway,
+      body: Type.Object({
+        vaultId: Type.String({ minLength: 1, maxLength: 36 }),
+        orderNumber: Type.String({ minLength: 1, maxLength: 10 }),
+        planId: Type.String({ minLength: 1, maxLength: 36 }),
+      }),
+      response: { 201: IdString, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    config: { idempotent: true },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request, reply) => sendJsonString(reply, 201, await ctx.recurrence.subscriptions.create(principalOf(request), request.body)),
+  });
+}

@@ -1,0 +1,20 @@
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { BillingDetail, BillingIdParams, recurrencePath } from './schemas.js';
+
+/** GET {gateway}/v1/recurrences/billing/{billingId} (extension): the billing with its attemptsHistory. */
+export function getBillingRoute(app: App, ctx: AppContext): void {
+  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/billing/:billingId`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Get a billing with its charge attempts',
+      security: security.gateway,
+      params: BillingIdParams,
+      response: { 200: BillingDetail, ...errorResponses(400, 401, 403, 404) },
+    },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request) => ctx.recurrence.billings.get(principalOf(request), request.params.billingId),
+  });
+}

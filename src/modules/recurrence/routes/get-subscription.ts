@@ -1,0 +1,20 @@
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { recurrencePath, Subscription, SubscriptionIdParams } from './schemas.js';
+
+/** GET {gateway}/v1/recurrences/subscriptions/{subscriptionId}: with its plan embedded. */
+export function getSubscriptionRoute(app: App, ctx: AppContext): void {
+  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Get a subscription',
+      security: security.gateway,
+      params: SubscriptionIdParams,
+      response: { 200: Subscription, ...errorResponses(400, 401, 403, 404) },
+    },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request) => ctx.recurrence.subscriptions.get(principalOf(request), request.params.subscriptionId),
+  });
+}

@@ -1,0 +1,26 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { ListQuery, listEnvelope } from '../../../http/listing.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { recurrencePath, Subscription, SubscriptionStatus } from './schemas.js';
+
+/** GET {gateway}/v1/recurrences/subscriptions: list envelope; `planName` matches a part of the plan's name, any case. */
+export function listSubscriptionsRoute(app: App, ctx: AppContext): void {
+  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'List subscriptions',
+      description: 'orderBy over id, vaultId, orderNumber, status, createdDate, createdBy.',
+      security: security.gateway,
+      querystring: Type.Composite([
+        ListQuery,
+        Type.Object({ planName: Type.Optional(Type.String({ maxLength: 255 })), status: Type.Optional(SubscriptionStatus) }),
+      ]),
+      response: { 200: listEnvelope(Subscription), ...errorResponses(400, 401, 403) },
+    },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request) => ctx.recurrence.subscriptions.list(principalOf(request), request.query),
+  });
+}

@@ -1,0 +1,101 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+
+const Nullable = <T extends import('@sinclair/typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
+
+// Spelled out so the handlers see the literal types.
+export const PlanType = Type.Union([
+  Type.Literal('Monthly'),
+  Type.Literal('Bimonthly'),
+  Type.Literal('Quarterly'),
+  Type.Literal('Semesterly'),
+  Type.Literal('Yearly'),
+  Type.Literal('Custom'),
+]);
+export const PlanStatus = Type.Union([Type.Literal('Active'), Type.Literal('Inactive'), Type.Literal('Canceled')]);
+export const SubscriptionStatus = Type.Union(['Active', 'Blocked', 'Canceled', 'Finished'].map((s) => Type.Literal(s)));
+export const BillingStatus = Type.Union(['Opened', 'PaymentInvalid', 'Canceled', 'Denied', 'Paid'].map((s) => Type.Literal(s)));
+
+/** The seed's Plan fields on create (and update, where merchantId is required too). */
+const planFields = {
+  name: Type.String({ minLength: 1, maxLength: 255 }),
+  description: Type.String({ maxLength: 255 }),
+  amount: Type.Union([Type.Number(), Type.String({ maxLength: 30 })], {
+    description: 'Amount of one installment: up to 12 integer digits and 6 decimals (a JSON number; a string keeps more than 15 digits exact). Charged rounded half-up to cents, 0.01 to 99999999.99.',
+  }),
+  planType: PlanType,
+  trialDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Days before billing 1; default 0' })),
+  paymentMethod: Type.Literal('CreditCard'),
+  interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Custom only (required, >= 20 days); fixed types set it' })),
+  installments: Type.Optional(Type.Integer({ minimum: 0, maximum: 9999, description: 'Custom only (required, >= 1); fixed types have no end' })),
+  attempts: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Retries after insufficient funds (51), 0..4; default 0' })),
+};
+
+export const PlanCreateBody = Type.Object({
+  merchantId: Type.Optional(Type.String({ maxLength: 20, description: 'Default: the merchant of the token' })),
+  ...planFields,
+});
+export const PlanUpdateBody = Type.Object({ merchantId: Type.String({ maxLength: 20 }), ...planFields });
+
+export const Plan = Type.Object({
+  id: Type.String(),
+  merchantId: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  amount: Type.Number(),
+  planType: Type.String(),
+  trialDays: Type.Integer(),
+  paymentMethod: Type.String(),
+  interval: Type.Integer({ description: 'Days between billings' }),
+  installments: Nullable(Type.Integer({ description: 'Billings in all; null = no end' })),
+  attempts: Type.Integer(),
+  status: Type.String(),
+  createdDate: Type.String({ description: 'ISO 8601 without zone (UTC wall time)' }),
+  createdBy: Nullable(Type.String()),
+});
+
+export const Subscription = Type.Object({
+  id: Type.String(),
+  vaultId: Type.String(),
+  orderNumber: Type.String(),
+  status: Type.String({ description: 'Active, Blocked, Canceled or Finished' }),
+  plan: Plan,
+  createdBy: Nullable(Type.String()),
+  createdDate: Type.String({ format: 'date-time' }),
+});
+
+const billingFields = {
+  id: Type.String(),
+  status: Type.String(),
+  expireAt: Type.String({ format: 'date-time', description: 'Due date: the first charge; retries at +2, +4, +8, +16 days' }),
+  amount: Type.Number(),
+  installment: Type.Integer(),
+  subscription: Subscription,
+  createdBy: Nullable(Type.String()),
+  createdDate: Type.String({ format: 'date-time' }),
+  modifiedBy: Nullable(Type.String()),
+  modifiedDate: Nullable(Type.String({ format: 'date-time' })),
+};
+export const Billing = Type.Object(billingFields);
+export const BillingDetail = Type.Object({
+  ...billingFields,
+  attemptsHistory: Type.Array(
+    Type.Object({ date: Type.String({ format: 'date-time' }), returnCode: Nullable(Type.String()), returnMessage: Type.String(), paymentId: Nullable(Type.String()) }),
+  ),
+});
+
+const Id36 = Type.String({ minLength: 1, maxLength: 36 });
+export const PlanIdParams = Type.Object({ planId: Id36 });
+export const SubscriptionIdParams = Type.Object({ subscriptionId: Id36 });
+export const BillingIdParams = Type.Object({ billingId: Id36 });
+
+/** The seed answers these as a bare JSON string. */
+export const IdString = Type.String({ description: 'The id, as a JSON string' });
+export const IdObject = Type.Object({ id: Type.String() });
+
+/** Sends `"<id>"` as JSON (a plain string would go out as text/plain). */
+export function sendJsonString(reply: FastifyReply, status: number, value: string) {
+  return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
+}
+
+export const recurrencePath = (gatewayBasePath: string) => `${gatewayBasePath}/v1/recurrences`;

@@ -1,0 +1,25 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { IdObject, recurrencePath, SubscriptionIdParams } from './schemas.js';
+
+/** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/status: `Actived` or `Canceled` -> `{id}`. */
+export function subscriptionStatusRoute(app: App, ctx: AppContext): void {
+  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId/status`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Reactivate or cancel a subscription',
+      description:
+        'Actived -> Active (also from Blocked and Canceled): a new billing is due at that moment. Canceled -> Canceled with its Opened billings. ' +
+        'A Finished subscription, or reactivating under a Canceled plan, is 409.',
+      security: security.gateway,
+      params: SubscriptionIdParams,
+      body: Type.Object({ status: Type.Union([Type.Literal('Actived'), Type.Literal('Canceled')]) }),
+      response: { 200: IdObject, ...errorResponses(400, 401, 403, 404, 409) },
+    },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request) => ctx.recurrence.subscriptions.setStatus(principalOf(request), request.params.subscriptionId, request.body.status),
+  });
+}

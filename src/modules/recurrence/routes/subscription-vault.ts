@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import type { AppContext } from '../../../context.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { IdObject, recurrencePath, SubscriptionIdParams } from './schemas.js';
+
+/** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/vault: later charges use this stored card. */
+export function subscriptionVaultRoute(app: App, ctx: AppContext): void {
+  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId/vault`, {
+    schema: {
+      tags: ['gateway'],
+      summary: 'Swap the stored card of a subscription',
+      security: security.gateway,
+      params: SubscriptionIdParams,
+      body: Type.Object({ vaultId: Type.String({ minLength: 1, maxLength: 36 }) }),
+      response: { 200: IdObject, ...errorResponses(400, 401, 403, 404) },
+    },
+    onRequest: gatewayAuth(ctx, 'recurrence'),
+    handler: async (request) => ctx.recurrence.subscriptions.setVault(principalOf(request), request.params.subscriptionId, request.body.vaultId),
+  });
+}

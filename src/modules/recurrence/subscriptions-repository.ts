@@ -1,0 +1,69 @@
+import type { Executor } from '../../db/connection.js';
+import type { Paging } from '../../http/listing.js';
+import { containsIgnoreCase } from './listing-sql.js';
+import type { SubscriptionRow } from './views.js';
+
+export type SubscriptionSortColumn = keyof SubscriptionRow;
+export interface SubscriptionFilter {
+  merchantId: string;
+  planName?: string;
+  status?: string;
+}
+
+/** Statuses a subscription bills in, or may come back from (Actived). */
+export const LIVE = ['Active', 'Blocked'] as const;
+
+export const subscriptionsRepository = {
+  async insert(db: Executor, row: SubscriptionRow): Promise<void> {
+    await db.insertInto('subscriptions').values(row).execute();
+  },
+
+  async find(db: Executor, merchantId: string, subscriptionId: string): Promise<SubscriptionRow | undefined> {
+    return db
+      .selectFrom('subscriptions')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .where('merchant_id', '=', merchantId)
+      .executeTakeFirst();
+  },
+
+  async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('subscriptions').selectAll().where('subscription_id', 'in', [...new Set(ids)]).execute();
+  },
+
+  async list(db: Executor, filter: SubscriptionFilter, paging: Paging<SubscriptionSortColumn>): Promise<{ rows: SubscriptionRow[]; total: number }> {
+    let query = db.selectFrom('subscriptions').where('merchant_id', '=', filter.merchantId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.planName) {
+      const name = filter.planName;
+      query = query.where('plan_id', 'in', (eb) =>
+        eb.selectFrom('plans').select('plan_id').where('merchant_id', '=', filter.merchantId).where(containsIgnoreCase('name', name)),
+      );
+    }
+    const rows = await query
+      .selectAll()
+      .orderBy(paging.orderColumn, paging.direction)
+      .orderBy('subscription_id', paging.direction)
+      .limit(paging.limit)
+      .offset(paging.offset)
+      .execute();
+    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return { rows, total: Number(total) };
+  },
+
+  /** Conditional move: false when the subscription was not in one of `from` (a concurrent change won). */
+  async transition(db: Executor, subscriptionId: string, from: readonly string[], to: string, at: string, extra: Partial<SubscriptionRow> = {}): Promise<boolean> {
+    const result = await db
+      .updateTable('subscriptions')
+      .set({ ...extra, status: to, updated_at: at })
+      .where('subscription_id', '=', subscriptionId)
+      .where('status', 'in', [...from])
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  async setVault(db: Executor, subscriptionId: string, vaultId: string, at: string): Promise<void> {
+    await db.updateTable('subscriptions').set({ vault_id: vaultId, updated_at: at }).where('subscription_id', '=', subscriptionId).execute();
+  },
+};

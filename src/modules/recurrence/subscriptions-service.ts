@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../clock.js';
+import type { Database, Executor } from '../../db/connection.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
+import type { Principal } from '../auth/service.js';
+import { vaultCardsRepository } from '../cards/repository.js';
+import { billingsRepository } from './billings-repository.js';
+import type { BillingEngine } from './engine.js';
+import { plansRepository } from './plans-repository.js';
+import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
+import { toSubscription, type PlanRow, type SubscriptionRow, type SubscriptionView } from './views.js';
+
+const DAY_MS = 86_400_000;
+
+/** orderBy fields: the top-level fields (the embedded plan is not one). */
+const SORTABLE: Record<string, SubscriptionSortColumn> = {
+  id: 'subscription_id',
+  vaultId: 'vault_id',
+  orderNumber: 'order_number',
+  status: 'status',
+  createdDate: 'created_at',
+  createdBy: 'created_by',
+};
+
+export interface SubscribeBody {
+  planId: string;
+  vaultId: string;
+  orderNumber: string;
+}
+
+/** Subscriptions (seed "Subscriptions", contract section 8). */
+export class SubscriptionService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly engine: BillingEngine,
+  ) {}
+
+  /** Billing 1 is issued with the subscription, due after the trial (creation + trialDays). */
+  async create(principal: Principal, body: SubscribeBody): Promise<string> {
+    const db = this.database.db;
+    const plan = await plansRepository.find(db, principal.merchantId, body.planId);
+    if (!plan) throw new ApiError(404, 'not_found', 'planId not found.');
+    await this.requireVault(principal, body.vaultId);
+    const subscriptionId = randomUUID();
+    const now = this.clock.now();
+    await db.transaction().execute(async (trx) => {
+      // Re-read under a share lock (PostgreSQL): a plan being cancelled right now either
+      // finishes first (we see it) or waits for us (its cascade then sees this subscription).
+      const current = await this.lockPlan(trx, plan.plan_id);
+      if (current.status !== 'Active') throw conflict(`The plan is ${current.status}: it takes no new subscriptions.`);
+      const row: SubscriptionRow = {
+        subscription_id: subscriptionId,
+        merchant_id: principal.merchantId,
+        account_number: principal.accountNumber,
+        plan_id: plan.plan_id,
+        vault_id: body.vaultId,
+        order_number: body.orderNumber,
+        status: 'Active',
+        created_by: principal.userName,
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      };
+      await subscriptionsRepository.insert(trx, row);
+      await this.engine.issue(trx, row, current.amount, 1, new Date(now.getTime() + current.trial_days * DAY_MS), principal.userName);
+    });
+    return subscriptionId;
+  }
+
+  async get(principal: Principal, subscriptionId: string): Promise<SubscriptionView> {
+    const row = await this.find(principal, subscriptionId);
+    const plans = await plansRepository.findMany(this.database.db, [row.plan_id]);
+    return toSubscription(row, plans.get(row.plan_id)!);
+  }
+
+  async list(principal: Principal, query: ListQuery & { planName?: string; status?: string }): Promise<ListEnvelope<SubscriptionView>> {
+    const p = paging(query, SORTABLE);
+    const db = this.database.db;
+    const { rows, total } = await subscriptionsRepository.list(db, { merchantId: principal.merchantId, planName: query.planName, status: query.status }, p);
+    const plans = await plansRepository.findMany(db, rows.map((r) => r.plan_id));
+    return { items: rows.map((r) => toSubscription(r, plans.get(r.plan_id)!)), page: p.page, limit: p.limit, total };
+  }
+
+  /**
+   * `Actived` -> Active, also from Blocked and Canceled: the next billing is due at that moment
+   * (a new Opened billing, charged at once by its job). `Canceled` -> Canceled with its Opened
+   * billings. Finished is final (409), as is reactivating under a Canceled plan.
+   */
+  async setStatus(principal: Principal, subscriptionId: string, status: 'Actived' | 'Canceled'): Promise<{ id: string }> {
+    const row = await this.find(principal, subscriptionId);
+    if (row.status === 'Finished') throw conflict('The subscription is Finished: every installment of its plan was billed.');
+    const target = status === 'Actived' ? 'Active' : 'Canceled';
+    if (row.status !== target) {
+      if (target === 'Active') await this.reactivate(principal, row);
+      else await this.cancel(principal, row);
+    }
+    return { id: subscriptionId };
+  }
+
+  /** Vault swap: later charges use the new stored card. */
+  async setVault(principal: Principal, subscriptionId: string, vaultId: string): Promise<{ id: string }> {
+    const row = await this.find(principal, subscriptionId);
+    await this.requireVault(principal, vaultId);
+    await subscriptionsRepository.setVault(this.database.db, row.subscription_id, vaultId, this.clock.now().toISOString());
+    return { id: subscriptionId };
+  }
+
+  private async reactivate(principal: Principal, row: SubscriptionRow): Promise<void> {
+    const db = this.database.db;
+    const now = this.clock.now();
+    await db.transaction().execute(async (trx) => {
+      const plan = await this.lockPlan(trx, row.plan_id);
+      if (plan.status === 'Canceled') throw conflict('The plan is Canceled: its subscriptions cannot be reactivated.');
+      const last = await billingsRepository.lastInstallment(trx, row.subscription_id);
+      if (plan.installments !== null && last >= plan.installments) {
+        throw conflict(`All ${plan.installments} installments of this Custom plan were already billed.`);
+      }
+      if (!(await subscriptionsRepository.transition(trx, row.subscription_id, ['Blocked', 'Canceled'], 'Active', now.toISOString()))) {
+        throw conflict('The subscription changed status meanwhile; try again.');
+      }
+      // A charge still in flight from before the cancel keeps its billing Opened; its end issues the next one.
+      if (await billingsRepository.hasOpened(trx, row.subscription_id)) return;
+      await this.engine.issue(trx, row, plan.amount, last + 1, now, principal.userName);
+    });
+  }
+
+  private async cancel(principal: Principal, row: SubscriptionRow): Promise<void> {
+    const at = this.clock.now().toISOString();
+    await this.database.db.transaction().execute(async (trx) => {
+      if (!(await subscriptionsRepository.transition(trx, row.subscription_id, LIVE, 'Canceled', at))) {
+        throw conflict('The subscription changed status meanwhile; try again.');
+      }
+      await billingsRepository.cancelOpenedOfSubscription(trx, row.subscription_id, { by: principal.userName, at });
+    });
+  }
+
+  private async lockPlan(trx: Executor, planId: string): Promise<PlanRow> {
+    let query = trx.selectFrom('plans').selectAll().where('plan_id', '=', planId);
+    // SQLite has one writer at a time and no such clause.
+    if (this.database.dialect === 'postgres') query = query.forShare();
+    return query.executeTakeFirstOrThrow();
+  }
+
+  private async requireVault(principal: Principal, vaultId: string): Promise<void> {
+    // Another merchant's, unknown or deleted: 404, no existence leak (contract section 2).
+    if (!(await vaultCardsRepository.findLive(this.database.db, principal.merchantId, vaultId))) {
+      throw new ApiError(404, 'not_found', 'vaultId not found.');
+    }
+  }
+
+  private async find(principal: Principal, subscriptionId: string): Promise<SubscriptionRow> {
+    const row = await subscriptionsRepository.find(this.database.db, principal.merchantId, subscriptionId);
+    if (!row) throw notFound('Subscription');
+    return row;
+  }
+}

@@ -1,0 +1,124 @@
+import { sql, type Insertable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { ReceivablesTable } from '../../db/schema.js';
+import { addDays } from '../../domain/calendar.js';
+import type { ReceivableRow } from './records.js';
+
+/** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
+const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
+
+export const receivablesRepository = {
+  async insert(db: Executor, rows: Insertable<ReceivablesTable>[]): Promise<void> {
+    if (rows.length > 0) await db.insertInto('receivables').values(rows).execute();
+  },
+
+  async setStatus(db: Executor, sourceId: string, to: 'A' | 'C', onlyFrom?: 'B'): Promise<void> {
+    let q = db.updateTable('receivables').set({ installment_status: to }).where('source_id', '=', sourceId);
+    if (onlyFrom) q = q.where('installment_status', '=', onlyFrom);
+    await q.execute();
+  },
+
+  /** Ids of open, approved installments due by `date`, oldest first (the sweep's batches). */
+  async dueIds(db: Executor, date: string, limit: number, sourceId?: string): Promise<number[]> {
+    let q = db
+      .selectFrom('receivables')
+      .select('id')
+      .where('received_status', '=', 'A')
+      .where('expected_date', '<=', date)
+      .where('installment_status', '=', 'A');
+    if (sourceId !== undefined) q = q.where('source_id', '=', sourceId);
+    return (await q.orderBy('id').limit(limit).execute()).map((r) => Number(r.id));
+  },
+
+  async markReceived(db: Executor, ids: number[], date: string): Promise<void> {
+    await db
+      .updateTable('receivables')
+      .set({ received_status: 'P', effective_date: date, receipt_date: date })
+      .where('id', 'in', ids)
+      .where('received_status', '=', 'A')
+      .where('installment_status', '=', 'A')
+      .execute();
+  },
+
+  /** Card payments among `ids` whose every installment is now received. */
+  async fullyReceivedPayments(db: Executor, ids: number[]): Promise<{ source_id: string; merchant_id: string; account_number: number }[]> {
+    const sources = db.selectFrom('receivables').select('source_id').where('id', 'in', ids).where('source_type', '=', 'card');
+    return db
+      .selectFrom('receivables')
+      .select(['source_id', 'merchant_id', 'account_number'])
+      .where('source_id', 'in', sources)
+      .groupBy(['source_id', 'merchant_id', 'account_number'])
+      .having(sql<number>`sum(case when received_status = 'P' then 0 else 1 end)`, '=', 0)
+      .execute();
+  },
+
+  byOperationDate(db: Executor, account: number, start: string, end: string, firstOnly: boolean): Promise<ReceivableRow[]> {
+    const [from, to] = dayRange(start, end);
+    let q = db.selectFrom('receivables').selectAll().where('account_number', '=', account).where('transaction_at', '>=', from).where('transaction_at', '<', to);
+    if (firstOnly) q = q.where('installment_number', '=', 1);
+    return q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  },
+
+  byReceiptDate(db: Executor, account: number, start: string, end: string): Promise<ReceivableRow[]> {
+    return db
+      .selectFrom('receivables')
+      .selectAll()
+      .where('account_number', '=', account)
+      .where('receipt_date', '>=', start)
+      .where('receipt_date', '<=', end)
+      .orderBy('transaction_at')
+      .orderBy('installment_number')
+      .orderBy('id')
+      .execute();
+  },
+
+  byCode(db: Executor, account: number, nsu: string, codAuth?: string): Promise<ReceivableRow[]> {
+    let q = db.selectFrom('receivables').selectAll().where('account_number', '=', account).where('nsu', '=', nsu);
+    if (codAuth !== undefined) q = q.where('cod_auth', '=', codAuth);
+    return q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  },
+
+  byAuthCode(
+    db: Executor,
+    account: number,
+    f: { codAuth: string; operationDate: string; value?: bigint; installmentValue?: bigint; installmentNumber?: number },
+  ): Promise<ReceivableRow[]> {
+    const [from, to] = dayRange(f.operationDate, f.operationDate);
+    let q = db
+      .selectFrom('receivables')
+      .selectAll()
+      .where('account_number', '=', account)
+      .where('cod_auth', '=', f.codAuth)
+      .where('transaction_at', '>=', from)
+      .where('transaction_at', '<', to);
+    if (f.value !== undefined) q = q.where('transaction_total_value', '=', Number(f.value));
+    if (f.installmentValue !== undefined) q = q.where('installment_value', '=', Number(f.installmentValue));
+    if (f.installmentNumber !== undefined) q = q.where('installment_number', '=', f.installmentNumber);
+    return q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  },
+
+  /** Installments of an account picked for prepayment: by (nsu, installment) pairs, or every open one. */
+  async forPrepayment(db: Executor, account: number, items: { nsu: string; installmentNumber: number }[] | 'all'): Promise<ReceivableRow[]> {
+    let q = db.selectFrom('receivables').selectAll().where('account_number', '=', account);
+    if (items === 'all') {
+      q = q.where('installment_status', '=', 'A').where('received_status', '=', 'A').where('received_type', '=', 'R');
+    } else {
+      const nsus = [...new Set(items.map((i) => i.nsu))];
+      if (nsus.length === 0) return [];
+      q = q.where('nsu', 'in', nsus);
+    }
+    return q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  },
+
+  async anticipate(db: Executor, id: number, fields: { prepayment_value: number; prepayment_tax: number; received_value: number; expected_date: string }): Promise<boolean> {
+    const r = await db
+      .updateTable('receivables')
+      .set({ ...fields, receipt_date: fields.expected_date, received_type: 'A' })
+      .where('id', '=', id)
+      .where('received_status', '=', 'A')
+      .where('received_type', '=', 'R')
+      .where('installment_status', '=', 'A')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+};

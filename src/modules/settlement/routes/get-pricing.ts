@@ -1,0 +1,25 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { MerchantIdParams } from '../../merchants/routes/schemas.js';
+import { pricingToJson } from '../pricing.js';
+import { Pricing } from './schemas.js';
+
+/** GET /admin/merchants/{merchantId}/pricing: the whole pricing, defaults included. */
+export function getPricingRoute(app: App, ctx: AppContext): void {
+  app.get('/admin/merchants/:merchantId/pricing', {
+    schema: {
+      tags: ['admin'],
+      summary: "Get a merchant's pricing (MDR, fees, prepayment)",
+      security: security.admin,
+      params: MerchantIdParams,
+      response: { 200: Pricing, ...errorResponses(400, 401, 404) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => {
+      await ctx.merchants.get(request.params.merchantId);
+      return pricingToJson(await ctx.settlement.pricing.get(ctx.database.db, request.params.merchantId));
+    },
+  });
+}

@@ -1,0 +1,165 @@
+import type { Clock } from '../../clock.js';
+import type { Database, Executor } from '../../db/connection.js';
+import { businessDayAfter, daysBetween, startOfDay, toIsoDate } from '../../domain/calendar.js';
+import { prepaymentCost } from '../../domain/fees.js';
+import { toJsonNumber } from '../../domain/money.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { ApiError, conflict } from '../../http/errors.js';
+import { paymentsRepository, type PaymentRow } from '../payments/repository.js';
+import type { PricingStore } from './pricing.js';
+import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
+import { installmentRecord, type ReceivableRow } from './records.js';
+import { receivablesRepository } from './repository.js';
+
+export const SWEEP_JOB = 'settlement.sweep';
+/** Installments settled per transaction: bounded transactions whatever the day's volume. */
+const SWEEP_BATCH = 500;
+
+export type PrepaymentRequest = { items: { nsu: string; installmentNumber: number }[] } | { all: true };
+
+interface StoredPaymentSplit {
+  documentNumberBeneficiary: string;
+  type: 'bruto' | 'liquido';
+  percent: number;
+}
+
+/** The conciliation side of a card payment (its stored splits carry the percent as a number with 2 decimals). */
+export function saleOfPayment(p: PaymentRow, status: 'A' | 'B'): Sale {
+  const splits: SplitConfig[] = (JSON.parse(p.splits) as StoredPaymentSplit[]).map((s) => ({
+    beneficiario: s.documentNumberBeneficiary,
+    tipoSplit: s.type,
+    pct: Math.round(s.percent * 100),
+  }));
+  return {
+    sourceType: 'card',
+    sourceId: p.payment_id,
+    merchantId: p.merchant_id,
+    accountNumber: Number(p.account_number),
+    transactionAt: p.created_at,
+    cardNumber: conciliationCardNumber(p.masked_card_number),
+    cardName: p.brand.toUpperCase(),
+    codAuth: p.authorization_code ?? '',
+    nsu: p.nsu ?? '',
+    reference: p.reference_transaction,
+    amountCents: BigInt(p.amount),
+    installments: p.installments,
+    splits,
+    status,
+  };
+}
+
+/**
+ * Receivables (contract section 9): created with the sale in the same transaction, settled by a
+ * daily sweep. One sweep job per business day that has something due (dedupe key
+ * `settlement:<date>`), not one job per installment: a million installments are a few hundred
+ * job rows. Work already due when it is recorded (Pix D+0, a release after the date) is settled
+ * in the recording transaction itself.
+ */
+export class SettlementService {
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+    private readonly queue: JobQueue,
+    readonly pricing: PricingStore,
+  ) {}
+
+  private today(): string {
+    return toIsoDate(this.clock.now());
+  }
+
+  /** Called beside every payments transition, in its transaction. */
+  async onPaymentTransition(trx: Executor, payment: PaymentRow, from: string, to: string): Promise<void> {
+    if (from === 'Pending' && (to === 'Authorized' || to === 'Blocked')) {
+      await this.recordSale(trx, saleOfPayment(payment, to === 'Authorized' ? 'A' : 'B'));
+    } else if (from === 'Blocked' && to === 'Authorized') {
+      await receivablesRepository.setStatus(trx, payment.payment_id, 'A', 'B');
+      await this.settleDue(trx, this.today(), payment.payment_id);
+    } else if (to === 'Canceled') {
+      await receivablesRepository.setStatus(trx, payment.payment_id, 'C');
+    }
+  }
+
+  async recordSale(trx: Executor, sale: Sale): Promise<void> {
+    const rows = buildReceivables(sale, await this.pricing.get(trx, sale.merchantId));
+    await receivablesRepository.insert(trx, rows);
+    const today = this.today();
+    for (const date of new Set(rows.map((r) => r.expected_date))) {
+      if (date > today) await this.scheduleSweep(trx, date);
+    }
+    if (sale.status === 'A') await this.settleDue(trx, today, sale.sourceId);
+  }
+
+  private scheduleSweep(trx: Executor, date: string): Promise<number | null> {
+    return this.queue.enqueue(trx, { kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` });
+  }
+
+  /** Settles a sale's installments already due (they would otherwise wait for a sweep that has run). */
+  private async settleDue(trx: Executor, today: string, sourceId: string): Promise<void> {
+    const ids = await receivablesRepository.dueIds(trx, today, 100, sourceId);
+    if (ids.length > 0) await this.settle(trx, ids, today);
+  }
+
+  /** Marks installments received; a card payment whose installments are all received becomes Paid (event row). */
+  private async settle(trx: Executor, ids: number[], today: string): Promise<void> {
+    await receivablesRepository.markReceived(trx, ids, today);
+    const at = this.clock.now().toISOString();
+    for (const p of await receivablesRepository.fullyReceivedPayments(trx, ids)) {
+      await paymentsRepository.transition(trx, { payment_id: p.source_id, merchant_id: p.merchant_id, account_number: Number(p.account_number) }, 'Authorized', 'Paid', at);
+    }
+  }
+
+  /** The sweep job: everything open and due by today, in batches (idempotent: settled rows are skipped). */
+  async sweep(): Promise<number> {
+    const today = this.today();
+    let settled = 0;
+    for (;;) {
+      const ids = await receivablesRepository.dueIds(this.database.db, today, SWEEP_BATCH);
+      if (ids.length === 0) return settled;
+      await this.database.db.transaction().execute((trx) => this.settle(trx, ids, today));
+      settled += ids.length;
+    }
+  }
+
+  /**
+   * One-off prepayment (type A): open regular installments move to the next business day, at
+   * monthlyRate / 30 per day anticipated on the net value. All or nothing.
+   */
+  async prepay(merchantId: string, account: number, request: PrepaymentRequest) {
+    const today = this.today();
+    const target = businessDayAfter(today);
+    return this.database.db.transaction().execute(async (trx) => {
+      const { monthlyRate } = (await this.pricing.get(trx, merchantId)).prepayment;
+      const candidates = await receivablesRepository.forPrepayment(trx, account, 'all' in request ? 'all' : request.items);
+      let chosen: ReceivableRow[];
+      if ('all' in request) {
+        chosen = candidates.filter((r) => r.expected_date > target);
+      } else {
+        chosen = request.items.map((item, i) => {
+          const row = candidates.find((r) => r.nsu === item.nsu && r.installment_number === item.installmentNumber);
+          if (!row) throw new ApiError(404, 'not_found', `items[${i}]: no installment ${item.installmentNumber} of nsu ${item.nsu} in this account.`);
+          const open = row.installment_status === 'A' && row.received_status === 'A' && row.received_type === 'R' && row.expected_date > target;
+          if (!open) throw conflict(`items[${i}]: installment ${item.installmentNumber} of nsu ${item.nsu} is not an open regular installment due after ${target}.`);
+          return row;
+        });
+        if (new Set(chosen.map((r) => r.id)).size !== chosen.length) throw new ApiError(400, 'items', 'items must not repeat an installment.');
+      }
+      const done: ReceivableRow[] = [];
+      for (const row of chosen) {
+        const net = netOf(row);
+        const cost = prepaymentCost(net, monthlyRate, daysBetween(target, row.expected_date));
+        const fields = { prepayment_value: Number(cost), prepayment_tax: Number(monthlyRate), received_value: Number(net - cost), expected_date: target };
+        if (!(await receivablesRepository.anticipate(trx, row.id, fields))) throw conflict('An installment changed meanwhile; nothing was anticipated.');
+        done.push({ ...row, ...fields, receipt_date: target, received_type: 'A' });
+      }
+      if (done.length > 0) await this.scheduleSweep(trx, target);
+      const sum = (f: (r: ReceivableRow) => number) => done.reduce((acc, r) => acc + BigInt(f(r)), 0n);
+      return {
+        receivedDate: target,
+        count: done.length,
+        totalReceivedValue: toJsonNumber(sum((r) => r.received_value), 4),
+        totalDiscount: toJsonNumber(sum((r) => r.prepayment_value), 4),
+        items: done.map(installmentRecord),
+      };
+    });
+  }
+}

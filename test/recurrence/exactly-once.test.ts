@@ -1,0 +1,163 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { createContext, type AppContext } from '../../src/context.js';
+import { Worker } from '../../src/jobs/worker.js';
+import { createLogger } from '../../src/logger.js';
+import type { SandboxAcquirer } from '../../src/acquirer/sandbox.js';
+import { billingsRepository } from '../../src/modules/recurrence/billings-repository.js';
+import { CHARGE_JOB, chargeKey } from '../../src/modules/recurrence/engine.js';
+import { RECURRENCE_ANTIFRAUD_CODE } from '../../src/modules/recurrence/charge-attempt.js';
+import { secondConnection, testDialect, type TestDatabase } from '../support/database.js';
+import { vault } from '../support/cards.js';
+import { liftVelocity } from './support.js';
+import { world, type World } from './world.js';
+
+/**
+ * A billing attempt is charged once, whatever runs its job: a duplicate job (a second
+ * scheduler tick), a run that died half-way (a restart), or two instances on one database.
+ */
+describe(`recurrence charges exactly once (${testDialect})`, () => {
+  let w: World;
+  const extra: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const c of extra.splice(0)) await c.close();
+    await w.t.close();
+  });
+
+  const db = () => w.t.ctx.database.db;
+  const authorizeCalls = () => (w.t.ctx.acquirer as SandboxAcquirer).authorizeCalls;
+
+  /** A charge job for the same attempt that the dedupe key did not stop (another key, as a buggy second scheduler would write). */
+  async function duplicateJob(billingId: string, copy = 1) {
+    await w.t.ctx.queue.enqueue(db(), { kind: CHARGE_JOB, payload: { billingId, attempt: 0 }, dedupeKey: `${chargeKey(billingId, 0)}:copy${copy}` });
+  }
+
+  it('enqueues one job per attempt: the same dedupe key twice is one job', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 3 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    expect(await w.t.ctx.queue.enqueue(db(), { kind: CHARGE_JOB, payload: { billingId: billing.id, attempt: 0 }, dedupeKey: chargeKey(billing.id, 0) })).toBeNull();
+    const jobs = await db().selectFrom('jobs').select(['run_at', 'dedupe_key']).where('kind', '=', CHARGE_JOB).execute();
+    expect(jobs).toEqual([{ run_at: billing.expireAt, dedupe_key: chargeKey(billing.id, 0) }]);
+  });
+
+  it('charges once when two jobs run the same attempt one after the other', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan(), w.vaultId);
+    const [billing] = await w.api.billings();
+    await duplicateJob(billing.id, 1);
+    await duplicateJob(billing.id, 2);
+    const before = authorizeCalls();
+    const { jobsRun } = await w.clk.runDue();
+    expect(jobsRun).toBe(3);
+    expect(await w.api.payments(billing.id)).toHaveLength(1);
+    expect(authorizeCalls() - before).toBe(1);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid', attemptsHistory: [{ returnCode: '00' }] });
+    expect((await w.api.billings()).map((b) => b.installment)).toEqual([1, 2]);
+  });
+
+  it('resumes an attempt whose run died after paying: the payment is read back, not made again', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    // The dead run: it claimed attempt 0 under a payment id and paid, then the process stopped.
+    const paymentId = '6f1c2a52-8c0e-4c1e-9a4e-2d7f3b9e0a11';
+    expect(await billingsRepository.claim(db(), billing.id, 0, paymentId, w.clk.now().toISOString())).toBe(true);
+    const paid = await w.t.ctx.payments.create(
+      { merchantId: w.m.merchantId, accountNumber: w.m.accountNumber },
+      {
+        payment: { transactionType: 'credit', amount: 1260, productType: 'avista', installments: 1 },
+        sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
+        cardInfo: { vaultId: w.vaultId, cardholderName: 'MARIA SILVA' },
+      },
+      { billingId: billing.id, paymentId },
+    );
+    expect(paid.status).toBe(201);
+    // The claim blocks anyone else meanwhile, the merchant's cancel included.
+    expect((await w.api.post(`/gateway/v1/recurrences/billing/${billing.id}/cancel`)).statusCode).toBe(409);
+    const before = authorizeCalls();
+
+    await w.clk.days(1); // the job runs (as after a restart), finds the attempt claimed
+    expect(authorizeCalls()).toBe(before);
+    expect(await w.api.payments(billing.id)).toMatchObject([{ payment_id: paymentId, status: 'Authorized' }]);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid', attemptsHistory: [{ returnCode: '00', paymentId }] });
+  });
+
+  it('resumes an attempt whose run died before paying: it pays once, under the claimed id', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    const paymentId = '0b9d6a3e-1f2c-4d5e-8f70-9a1b2c3d4e5f';
+    await billingsRepository.claim(db(), billing.id, 0, paymentId, w.clk.now().toISOString());
+    await w.clk.days(1);
+    expect(await w.api.payments(billing.id)).toMatchObject([{ payment_id: paymentId, status: 'Authorized' }]);
+    expect((await w.api.billing(billing.id)).status).toBe('Paid');
+  });
+
+  it('does not charge a claimed attempt whose run died before paying when the subscription was cancelled since', async () => {
+    w = await world();
+    const subscriptionId = await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    await billingsRepository.claim(db(), billing.id, 0, 'a4f1e0c2-3b5d-4e6f-8a7b-9c0d1e2f3a4b', w.clk.now().toISOString());
+    await w.api.post(`/gateway/v1/recurrences/subscriptions/${subscriptionId}/status`, { status: 'Canceled' });
+    await w.clk.days(1);
+    expect(await w.api.payments(billing.id)).toEqual([]);
+    expect((await w.api.billing(billing.id)).status).toBe('Canceled');
+  });
+
+  it.runIf(testDialect === 'postgres')('two instances on two pools, each with its own queue and worker, charge each due billing exactly once', async () => {
+    w = await world();
+    await liftVelocity(w.t, w.m);
+    const planId = await w.api.plan();
+    const N = 30;
+    const billingIds: string[] = [];
+    for (let i = 0; i < N; i++) {
+      const card = i % 2 === 0 ? w.vaultId : await vault(w.t, w.m, '5555555555554444');
+      await w.api.subscribe(planId, card, `N${i}`);
+    }
+    for (const b of await w.api.billings()) {
+      billingIds.push(b.id);
+      // A second job per billing attempt too: the billing row, not only the queue, must hold.
+      await duplicateJob(b.id);
+    }
+    expect(billingIds).toHaveLength(N);
+
+    // A second instance of the service: its own pool, context, queue and worker, same schema.
+    const otherDb = await secondConnection(w.t.ctx.database as TestDatabase);
+    const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'silent' });
+    const other: AppContext = await createContext(config, { database: otherDb, logger: createLogger('silent') });
+    extra.push({ close: () => otherDb.close() });
+    const workers = [
+      new Worker(w.t.ctx.queue, w.t.ctx.handlers, w.t.ctx.clock, { pollMs: 2, concurrency: 6, workerId: 'instance-a' }),
+      new Worker(other.queue, other.handlers, other.clock, { pollMs: 2, concurrency: 6, workerId: 'instance-b' }),
+    ];
+    workers.forEach((worker) => worker.start());
+    try {
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const open = await db().selectFrom('jobs').select('id').where('kind', '=', CHARGE_JOB).where('status', 'in', ['pending', 'running']).where('run_at', '<=', new Date().toISOString()).execute();
+        if (open.length === 0) break;
+        if (Date.now() > deadline) throw new Error(`${open.length} charge jobs still open`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+
+    const perBilling = await db()
+      .selectFrom('payments')
+      .select(['billing_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('billing_id', 'in', billingIds)
+      .groupBy('billing_id')
+      .execute();
+    expect(perBilling).toHaveLength(N);
+    expect(perBilling.every((r) => Number(r.n) === 1)).toBe(true);
+    const billings = await db().selectFrom('billings').select(['billing_id', 'status', 'attempts_history']).where('billing_id', 'in', billingIds).execute();
+    expect(billings.every((b) => b.status === 'Paid' && JSON.parse(b.attempts_history).length === 1)).toBe(true);
+    // Each subscription got exactly one billing 2.
+    const seconds = await db().selectFrom('billings').select('subscription_id').where('installment', '=', 2).where('merchant_id', '=', w.m.merchantId).execute();
+    expect(seconds).toHaveLength(N);
+    const ran = await db().selectFrom('jobs').select(['locked_by']).where('kind', '=', CHARGE_JOB).where('status', '=', 'done').execute();
+    expect(new Set(ran.map((j) => j.locked_by))).toEqual(new Set(['instance-a', 'instance-b']));
+  });
+});
