@@ -51,6 +51,8 @@ function openSqlite(path: string): Database {
   sqlite.pragma('cache_size = -32768');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
+  // Reads of large result sets (listings, searches) go through the page cache without copies.
+  if (!memory) sqlite.pragma('mmap_size = 268435456');
   const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

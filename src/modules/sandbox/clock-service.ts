@@ -13,7 +13,7 @@ export const MAX_JOBS_PER_ADVANCE = 1_000_000;
 /** Jobs due at one instant claimed together: one claim per batch instead of one per job. */
 const BATCH = 200;
 /** Jobs of a parallel kind run at once within a batch (the worker's pool does the same in production). */
-const PARALLEL = Number(process.env.EXP_PARALLEL ?? 8);
+const PARALLEL = 8;
 
 export interface SandboxClockOptions {
   logger?: JobLogger;
