@@ -87,6 +87,14 @@ function deserialize(json: string | undefined): Pricing {
 
 /** Per-merchant pricing (GET/PUT /admin/merchants/{id}/pricing); a merchant without a row has the defaults. */
 export class PricingStore {
+  /**
+   * Every authorization prices its receivables, so pricing is cached per merchant. A PUT
+   * replaces the entry at once on its own instance; other instances see it within CACHE_MS
+   * (wall clock), which is fine for a schedule that applies to sales made afterwards.
+   */
+  private readonly cache = new Map<string, { pricing: Pricing; until: number }>();
+  private static readonly CACHE_MS = 5_000;
+
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
@@ -94,8 +102,13 @@ export class PricingStore {
 
   /** Reads on the caller's executor: receivables are priced inside the payment's transaction. */
   async get(executor: Executor, merchantId: string): Promise<Pricing> {
+    const now = this.clock.wallNow().getTime();
+    const cached = this.cache.get(merchantId);
+    if (cached && cached.until > now) return cached.pricing;
     const row = await executor.selectFrom('merchant_pricing').select('pricing').where('merchant_id', '=', merchantId).executeTakeFirst();
-    return deserialize(row?.pricing);
+    const pricing = deserialize(row?.pricing);
+    this.cache.set(merchantId, { pricing, until: now + PricingStore.CACHE_MS });
+    return pricing;
   }
 
   /** Read-modify-write under the row lock on PostgreSQL, so two partial PUTs never lose one another. */
@@ -112,6 +125,9 @@ export class PricingStore {
       const current = deserialize((await query.executeTakeFirst())?.pricing);
       const next = applyPricingPatch(current, patch);
       await trx.updateTable('merchant_pricing').set({ pricing: serialize(next), updated_at: at }).where('merchant_id', '=', merchantId).execute();
+      return next;
+    }).then((next) => {
+      this.cache.set(merchantId, { pricing: next, until: this.clock.wallNow().getTime() + PricingStore.CACHE_MS });
       return next;
     });
   }
