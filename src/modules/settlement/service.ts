@@ -86,7 +86,9 @@ export class SettlementService {
     for (const date of new Set(rows.map((r) => r.expected_date))) {
       if (date > today) await this.scheduleSweep(trx, date);
     }
-    if (sale.status === 'A') await this.settleDue(trx, today, sale.sourceId);
+    // Only a sale with an installment due today (Pix, or a late recording) can settle at once;
+    // a card sale's first receipt is 30 days out, so the common path skips the query.
+    if (sale.status === 'A' && rows.some((r) => r.expected_date <= today)) await this.settleDue(trx, today, sale.sourceId);
   }
 
   private scheduleSweep(trx: Executor, date: string): Promise<number | null> {
