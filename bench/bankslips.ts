@@ -15,16 +15,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { openDatabase, type Database } from '../src/db/connection.js';
 import { addDays, businessDayAfter, toIsoDate } from '../src/domain/calendar.js';
 import { registrationOf } from '../src/modules/bankslips/registration.js';
-import { cpf, line, startServer } from './support.js';
+import { benchDatabase, cpf, line, startServer } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const ISSUE = Number(process.argv[3] ?? 20_000);
@@ -50,24 +47,6 @@ function freePort(): Promise<number> {
   });
 }
 
-async function database(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  if (engine === 'postgres') {
-    const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    return {
-      url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
-      cleanup: async () => {
-        await admin.query(`drop database ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-  return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 function issueBody(i: number, today: string): string {
   return JSON.stringify({
@@ -145,7 +124,7 @@ async function timeListing(url: string, headers: Record<string, string>, pid: nu
 }
 
 async function main() {
-  const { url: databaseUrl, cleanup } = await database();
+  const { url: databaseUrl, cleanup } = await benchDatabase(engine);
   const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox' }, await freePort());
   const db = await openDatabase(databaseUrl);
   try {

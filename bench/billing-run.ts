@@ -13,16 +13,13 @@
  * for the merchant (each card pays ~100 times in the same instant), the counts still run.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { CHARGE_JOB, chargeKey } from '../src/modules/recurrence/engine.js';
-import { visaNumber } from './support.js';
+import { benchDatabase, visaNumber } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const N = Number(process.argv[3] ?? 100_000);
@@ -51,29 +48,9 @@ function peakRss(): number | undefined {
   }
 }
 
-async function freshDatabaseUrl(): Promise<{ url: string; cleanup: () => Promise<void> }> {
-  if (engine === 'postgres') {
-    const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `bench_billing_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    return {
-      url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
-      cleanup: async () => {
-        // After the pool has let go of its connections (a forced drop would kill idle ones).
-        await new Promise((r) => setTimeout(r, 500));
-        await admin.query(`drop database ${name} with (force)`);
-        await admin.end();
-      },
-    };
-  }
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-  return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
-}
 
 async function main() {
-  const { url, cleanup } = await freshDatabaseUrl();
+  const { url, cleanup } = await benchDatabase(engine, 'bench_billing');
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: url, ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10' });
   const ctx = await createContext(config, { logger: createLogger('warn') });
   const app = await buildApp(ctx);

@@ -11,11 +11,7 @@
  * autocannon shares the 2-core machine with the server.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { ceilings, cpf, line, load, startServer, visaNumber } from './support.js';
+import { benchDatabase, ceilings, cpf, line, load, startServer, visaNumber } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const source = (process.argv[3] ?? 'vault') as 'vault' | 'encrypted';
@@ -31,24 +27,7 @@ async function json(res: Response) {
 async function main() {
   const ceiling = await ceilings(CONNECTIONS, 5);
 
-  let databaseUrl: string;
-  let cleanup = async () => {};
-  if (engine === 'postgres') {
-    const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-    const name = `bench_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    databaseUrl = adminUrl.replace(/\/[^/]*$/, `/${name}`);
-    cleanup = async () => {
-      await admin.query(`drop database ${name} with (force)`);
-      await admin.end();
-    };
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
-    databaseUrl = `sqlite:${join(dir, 'gateway.db')}`;
-    cleanup = async () => rmSync(dir, { recursive: true, force: true });
-  }
+  const { url: databaseUrl, cleanup } = await benchDatabase(engine);
 
   const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox' }, 18950);
   try {

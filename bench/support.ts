@@ -3,6 +3,9 @@
  * share its event loop), measure the in-run ceilings, run autocannon, print figures.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
 import { createServer } from 'node:http';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -119,4 +122,29 @@ export function cpf(serial: number): string {
   const d1 = dv(base, 10);
   const d2 = dv(base + d1, 11);
   return `${base}${d1}${d2}`;
+}
+
+/**
+ * A fresh database for one bench run: a new SQLite file in a temp folder, or a new PostgreSQL
+ * database (BENCH_POSTGRES_URL names the server) dropped by `cleanup`.
+ */
+export async function benchDatabase(engine: 'sqlite' | 'postgres', prefix = 'bench'): Promise<{ url: string; cleanup: () => Promise<void> }> {
+  if (engine === 'postgres') {
+    const adminUrl = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+    const name = `${prefix}_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    return {
+      url: adminUrl.replace(/\/[^/]*$/, `/${name}`),
+      cleanup: async () => {
+        // After the server's pool has let go of its connections (a forced drop would kill idle ones).
+        await new Promise((r) => setTimeout(r, 500));
+        await admin.query(`drop database ${name} with (force)`);
+        await admin.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), `gateway-${prefix}-`));
+  return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
