@@ -210,6 +210,16 @@ describe(`card payments (${testDialect})`, () => {
       ]);
     });
 
+    it("computes a liquido share with the merchant's own pricing", async () => {
+      const priced = await t.merchant();
+      const put = await t.inject({ method: 'PUT', url: `/admin/merchants/${priced.merchantId}/pricing`, headers: t.adminHeaders, payload: { mdr: { credit1x: 5 } } });
+      expect(put.statusCode).toBe(200);
+      const body = paymentBody({ vaultId: await vault(t, priced, '4111111111111111') }, { configSplit: [{ documentNumberBeneficiary: '52998224725', percent: 50, type: 'liquido' }] });
+      const res = await pay(body, priced.headers);
+      // R$ 100.00 - 5 % MDR (5.00) - R$ 0.25 of fees = 94.75; half of it = 47.375 -> 47.38
+      expect(res.json().splits).toEqual([{ documentNumberBeneficiary: '52998224725', type: 'liquido', percent: 50, amount: 4738 }]);
+    });
+
     it('ignores unknown body fields', async () => {
       const res = await pay({ ...paymentBody({ vaultId }), somethingElse: { a: 1 } });
       expect(res.statusCode).toBe(201);

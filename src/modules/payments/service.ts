@@ -3,7 +3,7 @@ import type { Acquirer, AuthorizeResult, ReturnCode } from '../../acquirer/types
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import type { AppContext } from '../../context.js';
 import { maskPan } from '../../domain/cards.js';
-import { creditNetCents, DEFAULT_PRICING, splitShareCents } from '../../domain/fees.js';
+import { creditNetCents, splitShareCents, type Pricing } from '../../domain/fees.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { checkCardAgreement, decryptedCardOf, storedCardOf, type ChargeableCard } from './card-source.js';
 import { paymentsRepository, insertEvent, type PaymentRow } from './repository.js';
@@ -51,10 +51,13 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
   };
 }
 
-/** Split shares in cents: bruto on the amount, liquido on what the merchant nets after MDR and fees. */
-function shares(splits: ParsedSplit[], amount: number, installments: number): StoredSplit[] {
+/**
+ * Split shares in cents: bruto on the amount, liquido on what the merchant nets after MDR and
+ * fees under its pricing at the moment of the sale.
+ */
+function shares(splits: ParsedSplit[], amount: number, installments: number, pricing: Pricing): StoredSplit[] {
   const gross = BigInt(amount);
-  const net = creditNetCents(DEFAULT_PRICING, gross, installments);
+  const net = creditNetCents(pricing, gross, installments);
   return splits.map((s) => ({
     documentNumberBeneficiary: s.documentNumberBeneficiary,
     type: s.type,
@@ -135,7 +138,9 @@ export class PaymentService {
         authorization_code: null,
         nsu: null,
         acquirer_reference: null,
-        splits: JSON.stringify(shares(splits, body.payment.amount, body.payment.installments)),
+        splits: JSON.stringify(
+          splits.length ? shares(splits, body.payment.amount, body.payment.installments, await ctx.settlement.pricing.get(trx, payer.merchantId)) : [],
+        ),
         billing_id: extra.billingId ?? null,
         created_at: at,
         updated_at: at,
