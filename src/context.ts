@@ -26,7 +26,7 @@ import { EXPIRE_JOB as LINK_EXPIRE_JOB, PaymentLinkService } from './modules/pay
 import { RecurrenceService } from './modules/recurrence/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
 import { DataCipher } from './security/data-cipher.js';
-import { registerBankSlipJobs } from './modules/bankslips/service.js';
+import { BankSlipService, registerBankSlipJobs } from './modules/bankslips/service.js';
 
 /**
  * Everything a request handler or job needs, built once per process. There is no global
@@ -59,6 +59,8 @@ export interface AppContext {
   recurrence: RecurrenceService;
   /** Pricing, receivables, settlement sweep, prepayment (contract section 9). */
   settlement: SettlementService;
+  /** Issue, registration, lifecycle and listings of bank slips (contract section 10). */
+  bankSlips: BankSlipService;
   /** Pix charges (the instant-payment sales of conciliation). */
   pix: PixService;
   /** The operator's IP -> country table, the anti-fraud engine's default resolver. */
@@ -122,6 +124,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue }),
     settlement,
+    bankSlips: new BankSlipService({ database, clock, queue, config }),
     pix,
     ipCountries,
     sandboxClock,

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
+import { PerMerchantCache } from '../../per-merchant-cache.js';
 import { antifraudRepository } from './repository.js';
 
 export interface VelocitySettings {
@@ -83,31 +84,26 @@ function fromStored(json: string | undefined): AntifraudSettings {
  * their entry expires. 5 s bounds that lag while sparing almost every payment a query.
  */
 export const SETTINGS_CACHE_TTL_MS = 5_000;
-const MAX_CACHED_MERCHANTS = 50_000;
 
 export class AntifraudSettingsStore {
-  private readonly cache = new Map<string, { settings: AntifraudSettings; expiresAt: number }>();
+  private readonly cache: PerMerchantCache<AntifraudSettings>;
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new PerMerchantCache(clock, SETTINGS_CACHE_TTL_MS);
+  }
 
   /** The effective settings, through the cache. Reads on `executor`: the caller may hold a transaction. */
   async effective(executor: Executor, merchantId: string): Promise<AntifraudSettings> {
-    // Wall clock: cache freshness is not business time (a sandbox advance must not expire it).
-    const now = this.clock.wallNow().getTime();
-    const hit = this.cache.get(merchantId);
-    if (hit && hit.expiresAt > now) return hit.settings;
-    const settings = fromStored(await antifraudRepository.findSettings(executor, merchantId));
-    this.remember(merchantId, settings);
-    return settings;
+    return this.cache.get(merchantId, async () => fromStored(await antifraudRepository.findSettings(executor, merchantId)));
   }
 
   /** The effective settings read from the database (the operator's GET never answers a stale copy). */
   async get(merchantId: string): Promise<AntifraudSettings> {
     const settings = fromStored(await antifraudRepository.findSettings(this.database.db, merchantId));
-    this.remember(merchantId, settings);
+    this.cache.set(merchantId, settings);
     return settings;
   }
 
@@ -128,13 +124,7 @@ export class AntifraudSettingsStore {
       await antifraudRepository.updateSettings(trx, merchantId, JSON.stringify(next), updatedAt);
       return next;
     });
-    this.remember(merchantId, settings);
+    this.cache.set(merchantId, settings);
     return settings;
-  }
-
-  private remember(merchantId: string, settings: AntifraudSettings): void {
-    // Bounded memory: dropping the whole cache only costs one query per merchant.
-    if (this.cache.size >= MAX_CACHED_MERCHANTS && !this.cache.has(merchantId)) this.cache.clear();
-    this.cache.set(merchantId, { settings, expiresAt: this.clock.wallNow().getTime() + SETTINGS_CACHE_TTL_MS });
   }
 }

@@ -161,18 +161,9 @@ export class BankSlipService {
   }
 }
 
-const services = new WeakMap<BankSlipDeps, BankSlipService>();
-
-/** One service per context, shared by the routes and the jobs (the context has no field for it). */
-export function bankSlipsOf(ctx: BankSlipDeps): BankSlipService {
-  let service = services.get(ctx);
-  if (!service) services.set(ctx, (service = new BankSlipService(ctx)));
-  return service;
-}
-
 /** Called once per context (src/context.ts): the registration and overdue jobs. */
 export function registerBankSlipJobs(ctx: AppContext): void {
-  const service = bankSlipsOf(ctx);
+  const service = ctx.bankSlips;
   ctx.handlers.register(REGISTER_JOB, async ({ id }: { id: string }, { job }) => service.register(id, job.attempts >= job.maxAttempts), { maxAttempts: 5 });
   ctx.handlers.register(OVERDUE_JOB, async ({ id }: { id: string }) => service.markOverdue(id));
 }

@@ -1,4 +1,5 @@
 import type { Clock } from '../../clock.js';
+import { PerMerchantCache } from '../../per-merchant-cache.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { DEFAULT_PRICING, type Pricing } from '../../domain/fees.js';
 import { parseDecimal, PRICING_PERCENT, toJsonNumber, type DecimalSpec } from '../../domain/money.js';
@@ -88,27 +89,24 @@ function deserialize(json: string | undefined): Pricing {
 /** Per-merchant pricing (GET/PUT /admin/merchants/{id}/pricing); a merchant without a row has the defaults. */
 export class PricingStore {
   /**
-   * Every authorization prices its receivables, so pricing is cached per merchant. A PUT
-   * replaces the entry at once on its own instance; other instances see it within CACHE_MS
-   * (wall clock), which is fine for a schedule that applies to sales made afterwards.
+   * Every authorization prices its receivables, so pricing is cached per merchant (a few seconds
+   * of lag on other instances is fine for a schedule that applies to sales made afterwards).
    */
-  private readonly cache = new Map<string, { pricing: Pricing; until: number }>();
-  private static readonly CACHE_MS = 5_000;
+  private readonly cache: PerMerchantCache<Pricing>;
 
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.cache = new PerMerchantCache(clock);
+  }
 
   /** Reads on the caller's executor: receivables are priced inside the payment's transaction. */
   async get(executor: Executor, merchantId: string): Promise<Pricing> {
-    const now = this.clock.wallNow().getTime();
-    const cached = this.cache.get(merchantId);
-    if (cached && cached.until > now) return cached.pricing;
-    const row = await executor.selectFrom('merchant_pricing').select('pricing').where('merchant_id', '=', merchantId).executeTakeFirst();
-    const pricing = deserialize(row?.pricing);
-    this.cache.set(merchantId, { pricing, until: now + PricingStore.CACHE_MS });
-    return pricing;
+    return this.cache.get(merchantId, async () => {
+      const row = await executor.selectFrom('merchant_pricing').select('pricing').where('merchant_id', '=', merchantId).executeTakeFirst();
+      return deserialize(row?.pricing);
+    });
   }
 
   /** Read-modify-write under the row lock on PostgreSQL, so two partial PUTs never lose one another. */
@@ -127,7 +125,7 @@ export class PricingStore {
       await trx.updateTable('merchant_pricing').set({ pricing: serialize(next), updated_at: at }).where('merchant_id', '=', merchantId).execute();
       return next;
     }).then((next) => {
-      this.cache.set(merchantId, { pricing: next, until: this.clock.wallNow().getTime() + PricingStore.CACHE_MS });
+      this.cache.set(merchantId, next);
       return next;
     });
   }

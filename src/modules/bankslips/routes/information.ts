@@ -7,7 +7,6 @@ import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { BankSlipDetail, InformationError } from '../schemas.js';
-import { bankSlipsOf } from '../service.js';
 
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -47,7 +46,7 @@ export function informationRoute(app: App, ctx: AppContext): void {
       const bill = idBill ?? id;
       if (bill === undefined || bill === '') throw new ApiError(400, 'query.id_bill', 'id_bill is required.');
       if (!GUID.test(bill)) throw new ApiError(400, 'query.id_bill', 'id_bill must be a bank slip id (a GUID).');
-      return bankSlipsOf(ctx).information(principal.merchantId, bill.toLowerCase());
+      return ctx.bankSlips.information(principal.merchantId, bill.toLowerCase());
     },
   });
 }

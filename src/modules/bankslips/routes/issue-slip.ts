@@ -4,7 +4,6 @@ import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { AccountQuery, BankSlipDetail, IssueBody } from '../schemas.js';
-import { bankSlipsOf } from '../service.js';
 
 /** POST {integration}/api/billissuer/issue?accountNumber= (extension, contract section 10). */
 export function issueSlipRoute(app: App, ctx: AppContext): void {
@@ -25,7 +24,7 @@ export function issueSlipRoute(app: App, ctx: AppContext): void {
     handler: async (request, reply) => {
       const principal = principalOf(request);
       const accountNumber = requireOwnAccount(principal, request.query.accountNumber);
-      const detail = await bankSlipsOf(ctx).issue({ merchantId: principal.merchantId, accountNumber }, request.body);
+      const detail = await ctx.bankSlips.issue({ merchantId: principal.merchantId, accountNumber }, request.body);
       return reply.code(201).send(detail);
     },
   });

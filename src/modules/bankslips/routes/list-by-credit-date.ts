@@ -5,7 +5,6 @@ import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { BankSlipCreditRecord, CreditDateQuery } from '../schemas.js';
-import { bankSlipsOf } from '../service.js';
 import { sendJson } from './send-json.js';
 
 /**
@@ -24,7 +23,7 @@ export function listByCreditDateRoute(app: App, ctx: AppContext): void {
     onRequest: integrationAuth(ctx),
     handler: async (request, reply) => {
       const { accountNumber, startDate, endDate, statusIntegration } = request.query;
-      return sendJson(reply, await bankSlipsOf(ctx).listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
+      return sendJson(reply, await ctx.bankSlips.listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
     },
   });
 }

@@ -3,7 +3,6 @@ import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { BankSlipDetail, SandboxPayBody, SlipIdParams } from '../schemas.js';
-import { bankSlipsOf } from '../service.js';
 
 /**
  * POST /sandbox/bankslips/{id}/pay {paidAt?, value?} (sandbox only, admin key): the payer paid.
@@ -26,6 +25,6 @@ export function sandboxPayRoute(app: App, ctx: AppContext): void {
     preValidation: async (request) => {
       request.body ??= {};
     },
-    handler: async (request) => bankSlipsOf(ctx).pay(request.params.id.toLowerCase(), request.body),
+    handler: async (request) => ctx.bankSlips.pay(request.params.id.toLowerCase(), request.body),
   });
 }

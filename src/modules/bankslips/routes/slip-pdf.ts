@@ -5,7 +5,6 @@ import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { renderSlipPdf } from '../pdf.js';
 import { AccountQuery, SlipIdParams } from '../schemas.js';
-import { bankSlipsOf } from '../service.js';
 
 /**
  * GET {integration}/api/billissuer/{id}/pdf?accountNumber= (extension): the printable slip,
@@ -30,7 +29,7 @@ export function slipPdfRoute(app: App, ctx: AppContext): void {
       const principal = principalOf(request);
       requireOwnAccount(principal, request.query.accountNumber);
       const id = request.params.id.toLowerCase();
-      const printable = await bankSlipsOf(ctx).printable(principal.merchantId, id);
+      const printable = await ctx.bankSlips.printable(principal.merchantId, id);
       const pdf = await renderSlipPdf(printable, ctx.clock.now());
       return reply.type('application/pdf').header('Content-Disposition', `inline; filename="boleto-${id}.pdf"`).send(pdf);
     },
