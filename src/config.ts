@@ -25,6 +25,10 @@ export interface Config {
   passwordHashCost: number;
   /** How often an idle worker polls the job table, in ms. */
   workerPollMs: number;
+  /** Jobs one worker runs at the same time (webhook deliveries wait on receivers, so many). */
+  workerConcurrency: number;
+  /** A webhook or callback receiver must answer within this (contract: 30 s). */
+  webhookTimeoutMs: number;
   /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
   bankSlipBankCode: string;
 }
@@ -95,6 +99,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     passwordHashCost: integer(env.PASSWORD_HASH_COST, 15, 'PASSWORD_HASH_COST', 10, 20),
     workerPollMs: integer(env.WORKER_POLL_MS, 250, 'WORKER_POLL_MS', 10, 60000),
+    workerConcurrency: integer(env.WORKER_CONCURRENCY, 32, 'WORKER_CONCURRENCY', 1, 512),
+    webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 30000, 'WEBHOOK_TIMEOUT_MS', 100, 120000),
     bankSlipBankCode: bankCode(env.BANK_SLIP_BANK_CODE),
   };
 }

@@ -27,6 +27,11 @@ import { RecurrenceService } from './modules/recurrence/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
 import { DataCipher } from './security/data-cipher.js';
 import { BankSlipService, registerBankSlipJobs } from './modules/bankslips/service.js';
+import { systemResolver, type HostResolver } from './modules/webhooks/address-policy.js';
+import { WebhookDelivery } from './modules/webhooks/delivery.js';
+import { HttpPoster } from './modules/webhooks/http-post.js';
+import { subscriptionsRepository } from './modules/webhooks/repository.js';
+import { WebhookService } from './modules/webhooks/service.js';
 
 /**
  * Everything a request handler or job needs, built once per process. There is no global
@@ -63,6 +68,8 @@ export interface AppContext {
   bankSlips: BankSlipService;
   /** Pix charges (the instant-payment sales of conciliation). */
   pix: PixService;
+  /** Webhook subscriptions, the delivery engine's jobs and the delivery log (contract section 11). */
+  webhooks: WebhookService;
   /** The operator's IP -> country table, the anti-fraud engine's default resolver. */
   ipCountries: ConfiguredIpCountries;
   /** Present in sandbox mode only. */
@@ -73,6 +80,8 @@ export interface ContextOptions {
   /** An already open database (tests); otherwise `config.databaseUrl` is opened. */
   database?: Database;
   logger: Logger;
+  /** Host name look-ups of webhook URLs in production (tests play DNS with their own). */
+  resolveHost?: HostResolver;
 }
 
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
@@ -87,7 +96,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const handlers = new JobHandlers();
   // The registry gives each kind its own max attempts.
   const queue = new JobQueue(database, clock, handlers);
-  const worker = new Worker(queue, handlers, clock, { pollMs: config.workerPollMs, logger: options.logger });
+  const worker = new Worker(queue, handlers, clock, { pollMs: config.workerPollMs, concurrency: config.workerConcurrency, logger: options.logger });
   const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker) : undefined;
   await sandboxClock?.load();
   const ipCountries = new ConfiguredIpCountries(database, clock);
@@ -103,6 +112,11 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const pix = new PixService(database, clock, queue, settlement, config.publicUrl);
 
   const merchants = new MerchantService(database, clock, config.passwordHashCost);
+  const production = config.mode === 'production';
+  const resolve = options.resolveHost ?? systemResolver;
+  const poster = new HttpPoster({ timeoutMs: config.webhookTimeoutMs, publicOnly: production, resolve });
+  const delivery = new WebhookDelivery({ database, clock, cipher, logger: options.logger, poster, subscriptions: subscriptionsRepository, production });
+  const webhooks = new WebhookService({ database, clock, cipher, queue, delivery, poster, production, resolve });
   const ctx: AppContext = {
     config,
     database,
@@ -126,6 +140,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     settlement,
     bankSlips: new BankSlipService({ database, clock, queue, config }),
     pix,
+    webhooks,
     ipCountries,
     sandboxClock,
   };
@@ -133,6 +148,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   registerBankSlipJobs(ctx);
   handlers.register(RECOVER_JOB, async ({ paymentId }: { paymentId: string }) => payments.recover(paymentId));
   ctx.recurrence.registerJobs(handlers);
+  webhooks.registerJobs(handlers);
   handlers.register(SWEEP_JOB, async () => void (await settlement.sweep()));
   handlers.register(EXPIRE_JOB, async ({ id }: { id: string }) => pix.expire(id));
   handlers.register(LINK_EXPIRE_JOB, async ({ id }: { id: string }) => ctx.paymentLinks.expire(id));

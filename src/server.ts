@@ -31,6 +31,7 @@ async function main(): Promise<void> {
     try {
       await app.close(); // stops accepting, waits for in-flight requests
       await ctx.worker.stop(); // waits for running jobs
+      ctx.webhooks.close();
       await ctx.database.close();
       process.exit(0);
     } catch (error) {

@@ -6,6 +6,7 @@ import * as m0003 from './migrations/0003_recurrence.js';
 import * as m0004 from './migrations/0004_bankslips.js';
 import * as m0005 from './migrations/0005_paymentlinks.js';
 import * as m0006 from './migrations/0006_settlement.js';
+import * as m0007 from './migrations/0007_webhooks.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -18,6 +19,7 @@ export const migrations: Record<string, Migration> = {
   '0004_bankslips': m0004,
   '0005_paymentlinks': m0005,
   '0006_settlement': m0006,
+  '0007_webhooks': m0007,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

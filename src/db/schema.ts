@@ -385,6 +385,46 @@ export interface RateLimitWindowsTable {
   window_ends_at: string;
 }
 
+export interface WebhookSubscriptionsTable {
+  account_number: number;
+  merchant_id: string;
+  url: string;
+  basic_auth_sealed: string | null;
+  secret_sealed: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type NotificationStatus = 'Pending' | 'Delivered' | 'Rejected' | 'Exhausted' | 'Canceled';
+
+export interface WebhookNotificationsTable {
+  /** The movementId. */
+  id: Generated<number>;
+  merchant_id: string;
+  account_number: number;
+  channel: 'webhook' | 'callback';
+  type: string;
+  /** The body without movementId (JSON text). */
+  payload: string;
+  url: string | null;
+  status: NotificationStatus;
+  attempts: number;
+  next_attempt_at: string | null;
+  deadline_at: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  notification_id: number;
+  attempted_at: string;
+  url: string;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
 export interface DB {
   settings: SettingsTable;
   merchants: MerchantsTable;
@@ -410,4 +450,7 @@ export interface DB {
   payment_links: PaymentLinksTable;
   payment_link_history: PaymentLinkHistoryTable;
   rate_limit_windows: RateLimitWindowsTable;
+  webhook_subscriptions: WebhookSubscriptionsTable;
+  webhook_notifications: WebhookNotificationsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

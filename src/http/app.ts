@@ -20,6 +20,7 @@ import { registerRecurrenceRoutes } from '../modules/recurrence/routes.js';
 import { registerSandboxRoutes } from '../modules/sandbox/routes.js';
 import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
 import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
+import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -88,6 +89,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerPixRoutes(app, ctx);
     registerRecurrenceRoutes(app, ctx);
     registerBankSlipRoutes(app, ctx);
+    registerWebhookRoutes(app, ctx);
     if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
   }
   return app;

@@ -67,27 +67,27 @@ export class JobQueue {
    * write. Returns the new id, or null when a job with the same dedupe key already exists.
    */
   async enqueue(executor: Executor, job: NewJob): Promise<number | null> {
-    const now = this.clock.now().toISOString();
-    const row = await executor
-      .insertInto('jobs')
-      .values({
-        kind: job.kind,
-        payload: JSON.stringify(job.payload ?? null),
-        run_at: (job.runAt ?? this.clock.now()).toISOString(),
-        status: 'pending',
-        attempts: 0,
-        max_attempts: job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS,
-        dedupe_key: job.dedupeKey ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
-      .onConflict((oc) => oc.column('dedupe_key').doNothing())
-      .returning('id')
-      .executeTakeFirst();
-    return row ? Number(row.id) : null;
+    const maxAttempts = job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS;
+    const [id] = await insertJobs(executor, [{ ...job, maxAttempts }], this.clock.now());
+    return id ?? null;
   }
 
+  /**
+   * Makes the job with `job.dedupeKey` due again at `job.runAt` (default now) with a fresh
+   * attempt budget, or enqueues it when there is none (a purged or never-made job). Refused
+   * ('running') while a worker holds it: re-arming then could run it twice at once.
+   */
+  async rearm(executor: Executor, job: NewJob & { dedupeKey: string }): Promise<'enqueued' | 'rearmed' | 'running'> {
+    const now = this.clock.now().toISOString();
+    const result = await executor
+      .updateTable('jobs')
+      .set({ status: 'pending', run_at: (job.runAt ?? this.clock.now()).toISOString(), attempts: 0, locked_by: null, locked_until: null, last_error: null, updated_at: now })
+      .where('dedupe_key', '=', job.dedupeKey)
+      .where('status', '!=', 'running')
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return 'rearmed';
+    return (await this.enqueue(executor, job)) === null ? 'running' : 'enqueued';
+  }
   /**
    * Atomically takes up to `limit` jobs: running ones whose lease has expired (their worker
    * died) first, then pending ones due by `dueBy`, each group oldest run_at first.
@@ -243,6 +243,36 @@ export class JobQueue {
       .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
       .execute();
   }
+}
+
+/**
+ * The insert behind enqueue, for writers that hold no JobQueue (an event recorded inside a
+ * repository's transaction): `now` stamps the rows and is the default due time. Jobs whose
+ * dedupe key already exists are skipped; answers the ids of the rows inserted.
+ */
+export async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
+  if (jobs.length === 0) return [];
+  const stamp = now.toISOString();
+  const rows = await executor
+    .insertInto('jobs')
+    .values(
+      jobs.map((job) => ({
+        kind: job.kind,
+        payload: JSON.stringify(job.payload ?? null),
+        run_at: (job.runAt ?? now).toISOString(),
+        status: 'pending' as const,
+        attempts: 0,
+        max_attempts: job.maxAttempts,
+        dedupe_key: job.dedupeKey ?? null,
+        created_at: stamp,
+        updated_at: stamp,
+      })),
+    )
+    // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('id')
+    .execute();
+  return rows.map((r) => Number(r.id));
 }
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {

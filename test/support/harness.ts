@@ -7,6 +7,7 @@ import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { Scope } from '../../src/modules/merchants/service.js';
 import { freshDatabase } from './database.js';
+import type { HostResolver } from '../../src/modules/webhooks/address-policy.js';
 
 /** Captures every log line the app writes, so tests can prove what never reaches a log. */
 export class LogCapture extends Writable {
@@ -47,6 +48,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Extra routes (test-only endpoints exercising shared helpers), added before the app is ready. */
   routes?: (app: App, ctx: AppContext) => void;
+  /** Host look-ups for webhook URLs (production-mode address checks). */
+  resolveHost?: HostResolver;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -54,7 +57,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const database = await freshDatabase();
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'info', ...env });
   const logs = new LogCapture();
-  const ctx = await createContext(config, { database, logger: createLogger(config.logLevel, logs) });
+  const ctx = await createContext(config, { database, logger: createLogger(config.logLevel, logs), resolveHost: options.resolveHost });
   const app = await buildApp(ctx);
   options.routes?.(app, ctx);
   await app.ready();
@@ -86,6 +89,7 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     },
     async close() {
       await ctx.worker.stop();
+      ctx.webhooks.close();
       await app.close();
       await database.close();
     },

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { BankSlipsTable } from '../../db/schema.js';
+import { recordNotifications } from '../webhooks/outbox.js';
 
 export type BankSlipRow = Selectable<BankSlipsTable>;
 export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_number'>;
@@ -72,9 +73,23 @@ export const bankSlipsRepository = {
   },
 };
 
+/** The event row of a statusBill change, and its BankSlipStatus notification (nsu = the slip id, values are statusBill codes). */
 export async function insertEvent(db: Executor, slip: BankSlipKey, oldStatus: number | null, newStatus: number, at: string): Promise<void> {
   await db
     .insertInto('bankslip_events')
     .values({ bankslip_id: slip.id, merchant_id: slip.merchant_id, account_number: slip.account_number, old_status_bill: oldStatus, new_status_bill: newStatus, occurred_at: at })
     .execute();
+  await recordNotifications(db, [
+    {
+      merchantId: slip.merchant_id,
+      accountNumber: Number(slip.account_number),
+      type: 'BankSlipStatus',
+      nsu: slip.id,
+      codAuth: '',
+      installmentNumber: 0,
+      oldValue: oldStatus === null ? '' : String(oldStatus),
+      newValue: String(newStatus),
+      at,
+    },
+  ]);
 }

@@ -7,6 +7,7 @@ import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { SettlementService } from '../settlement/service.js';
+import { recordNotifications } from '../webhooks/outbox.js';
 
 export const EXPIRE_JOB = 'pix.expire';
 /** Merchants have no city on record yet; the BR Code requires one (field 60). */
@@ -107,6 +108,11 @@ export class PixService {
       if (row.status !== 'Pending' || row.expires_at <= at) throw conflict(`Only a Pending charge can be paid; this one is ${row.status === 'Pending' ? 'Expired' : row.status}.`);
       const moved = await trx.updateTable('pix_charges').set({ status: 'Paid', paid_at: at }).where('id', '=', id).where('status', '=', 'Pending').executeTakeFirst();
       if (Number(moved.numUpdatedRows) !== 1) throw conflict('The charge changed status meanwhile.');
+      // A Pix sale is new and complete at once: "" -> Paid. Its installment's own notification
+      // (received the same day) follows from the settlement below.
+      await recordNotifications(trx, [
+        { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: row.nsu, codAuth: row.cod_auth, installmentNumber: 0, oldValue: '', newValue: 'Paid', at },
+      ]);
       await this.settlement.recordSale(trx, {
         sourceType: 'pix',
         sourceId: row.id,

@@ -7,15 +7,31 @@ import type { ReceivableRow } from './records.js';
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
 
+/** What an installment's notification needs of its row. */
+const INSTALLMENT_CHANGE = ['merchant_id', 'account_number', 'nsu', 'cod_auth', 'installment_number', 'transaction_at'] as const;
+export type InstallmentChange = Pick<ReceivableRow, (typeof INSTALLMENT_CHANGE)[number]> & Partial<Pick<ReceivableRow, 'installment_status' | 'received_status'>>;
+
 export const receivablesRepository = {
   async insert(db: Executor, rows: Insertable<ReceivablesTable>[]): Promise<void> {
     if (rows.length > 0) await db.insertInto('receivables').values(rows).execute();
   },
 
-  async setStatus(db: Executor, sourceId: string, to: 'A' | 'C', onlyFrom?: 'B'): Promise<void> {
-    let q = db.updateTable('receivables').set({ installment_status: to }).where('source_id', '=', sourceId);
-    if (onlyFrom) q = q.where('installment_status', '=', onlyFrom);
-    await q.execute();
+  /** A blocked sale approved by review: its blocked installments become approved. */
+  async release(db: Executor, sourceId: string): Promise<void> {
+    await db.updateTable('receivables').set({ installment_status: 'A' }).where('source_id', '=', sourceId).where('installment_status', '=', 'B').execute();
+  },
+
+  /** Cancels a sale's installments not cancelled yet; answers them as they were before (their notifications need the old status). */
+  async cancel(db: Executor, sourceId: string): Promise<InstallmentChange[]> {
+    const before = await db
+      .selectFrom('receivables')
+      .select([...INSTALLMENT_CHANGE, 'installment_status', 'received_status'])
+      .where('source_id', '=', sourceId)
+      .where('installment_status', '!=', 'C')
+      .orderBy('installment_number')
+      .execute();
+    if (before.length > 0) await db.updateTable('receivables').set({ installment_status: 'C' }).where('source_id', '=', sourceId).execute();
+    return before;
   },
 
   /** Ids of open, approved installments due by `date`, oldest first (the sweep's batches). */
@@ -30,14 +46,18 @@ export const receivablesRepository = {
     return (await q.orderBy('id').limit(limit).execute()).map((r) => Number(r.id));
   },
 
-  async markReceived(db: Executor, ids: number[], date: string): Promise<void> {
-    await db
+  /** Answers the installments it marked (a concurrent sweep's are skipped, so each is notified once). */
+  async markReceived(db: Executor, ids: number[], date: string): Promise<InstallmentChange[]> {
+    const rows = await db
       .updateTable('receivables')
       .set({ received_status: 'P', effective_date: date, receipt_date: date })
       .where('id', 'in', ids)
       .where('received_status', '=', 'A')
       .where('installment_status', '=', 'A')
+      .returning(INSTALLMENT_CHANGE)
       .execute();
+    // RETURNING order is unspecified: notifications follow the sales' own order.
+    return rows.sort((a, b) => a.transaction_at.localeCompare(b.transaction_at) || a.nsu.localeCompare(b.nsu) || a.installment_number - b.installment_number);
   },
 
   /** Card payments among `ids` whose every installment is now received. */

@@ -9,7 +9,8 @@ import { paymentsRepository, type PaymentRow } from '../payments/repository.js';
 import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
 import { installmentRecord, type ReceivableRow } from './records.js';
-import { receivablesRepository } from './repository.js';
+import { receivablesRepository, type InstallmentChange } from './repository.js';
+import { recordNotifications, type AccountEvent } from '../webhooks/outbox.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -48,6 +49,21 @@ export function saleOfPayment(p: PaymentRow, status: 'A' | 'B'): Sale {
   };
 }
 
+/** The InstallmentStatus notification of one installment received or canceled. */
+function installmentEvent(r: InstallmentChange, oldValue: string, newValue: string, at: string): AccountEvent {
+  return {
+    merchantId: r.merchant_id,
+    accountNumber: Number(r.account_number),
+    type: 'InstallmentStatus',
+    nsu: r.nsu,
+    codAuth: r.cod_auth,
+    installmentNumber: r.installment_number,
+    oldValue,
+    newValue,
+    at,
+  };
+}
+
 /**
  * Receivables (contract section 9): created with the sale in the same transaction, settled by a
  * daily sweep. One sweep job per business day that has something due (dedupe key
@@ -72,10 +88,13 @@ export class SettlementService {
     if (from === 'Pending' && (to === 'Authorized' || to === 'Blocked')) {
       await this.recordSale(trx, saleOfPayment(payment, to === 'Authorized' ? 'A' : 'B'));
     } else if (from === 'Blocked' && to === 'Authorized') {
-      await receivablesRepository.setStatus(trx, payment.payment_id, 'A', 'B');
+      await receivablesRepository.release(trx, payment.payment_id);
       await this.settleDue(trx, this.today(), payment.payment_id);
     } else if (to === 'Canceled') {
-      await receivablesRepository.setStatus(trx, payment.payment_id, 'C');
+      const canceled = await receivablesRepository.cancel(trx, payment.payment_id);
+      // An installment already received reads Paid before; an open one, its A or B status.
+      const before = (r: InstallmentChange) => (r.received_status === 'P' ? 'Paid' : r.installment_status === 'B' ? 'Blocked' : 'Authorized');
+      await recordNotifications(trx, canceled.map((r) => installmentEvent(r, before(r), 'Canceled', this.clock.now().toISOString())));
     }
   }
 
@@ -103,8 +122,10 @@ export class SettlementService {
 
   /** Marks installments received; a card payment whose installments are all received becomes Paid (event row). */
   private async settle(trx: Executor, ids: number[], today: string): Promise<void> {
-    await receivablesRepository.markReceived(trx, ids, today);
+    const received = await receivablesRepository.markReceived(trx, ids, today);
     const at = this.clock.now().toISOString();
+    // Each installment's InstallmentStatus first, then the payment's Paid when it was the last one.
+    await recordNotifications(trx, received.map((r) => installmentEvent(r, 'Authorized', 'Paid', at)));
     for (const p of await receivablesRepository.fullyReceivedPayments(trx, ids)) {
       await paymentsRepository.transition(trx, { payment_id: p.source_id, merchant_id: p.merchant_id, account_number: Number(p.account_number) }, 'Authorized', 'Paid', at);
     }

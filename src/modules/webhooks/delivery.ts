@@ -1,0 +1,161 @@
+import type { Selectable } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import type { NotificationStatus, WebhookNotificationsTable } from '../../db/schema.js';
+import { backoffDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
+import { RetryLater } from '../../jobs/registry.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+import { checkUrlSyntax } from './address-policy.js';
+import type { HttpPoster, PostResult } from './http-post.js';
+import { deliveryBody } from './outbox.js';
+import { sign } from './signature.js';
+import { sealedAad, type SubscriptionsRepository } from './repository.js';
+
+type NotificationRow = Selectable<WebhookNotificationsTable>;
+
+/** Retries start near a minute and double up to three hours apart, within the 72-hour window. */
+export const DELIVERY_BACKOFF: BackoffPolicy = { baseMs: 60_000, maxMs: 3 * 60 * 60 * 1000, jitter: 0.2 };
+
+export interface DeliveryLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+}
+
+export interface DeliveryDeps {
+  database: Database;
+  clock: Clock;
+  cipher: DataCipher;
+  logger: DeliveryLogger;
+  poster: HttpPoster;
+  subscriptions: SubscriptionsRepository;
+  production: boolean;
+  random?: () => number;
+}
+
+/** Where and how one attempt goes. */
+interface Target {
+  url: URL;
+  headers: Record<string, string>;
+}
+
+/** 2xx delivered, 400 rejected by the receiver (never retried), anything else retried. */
+export function outcomeOf(result: PostResult): 'Delivered' | 'Rejected' | 'retry' {
+  if (result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300) return 'Delivered';
+  if (result.statusCode === 400) return 'Rejected';
+  return 'retry';
+}
+
+/**
+ * The delivery engine, one for webhooks and urlCallBack: the handler of the `webhook.deliver`
+ * job. One attempt per run; a failed attempt is recorded and the job comes back at the next
+ * retry time (RetryLater), so the notification row, not the job, holds the attempt count.
+ * A worker that dies mid-attempt leaves the job running until its lease ends; the next worker
+ * then finds the notification still Pending and sends it again (at least once, never lost).
+ */
+export class WebhookDelivery {
+  constructor(private readonly deps: DeliveryDeps) {}
+
+  async deliver(id: number): Promise<void> {
+    const { database, clock } = this.deps;
+    const row = await database.db.selectFrom('webhook_notifications').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.status !== 'Pending') return;
+    const attemptAt = clock.now();
+    // The previous run recorded its attempt but died before the job was rescheduled.
+    if (row.next_attempt_at && new Date(row.next_attempt_at).getTime() > attemptAt.getTime()) throw new RetryLater(new Date(row.next_attempt_at));
+
+    const target = await this.target(row);
+    if (!target) {
+      await this.finish(row, 'Canceled', attemptAt);
+      return;
+    }
+    const result = await this.deps.poster.post(target.url, deliveryBody(row), target.headers);
+    const outcome = outcomeOf(result);
+    const next = outcome === 'retry' ? this.nextAttempt(row, attemptAt) : null;
+    const status: NotificationStatus = outcome === 'retry' ? (next ? 'Pending' : 'Exhausted') : outcome;
+    await this.record(row, attemptAt, target.url, result, status, next);
+    this.deps.logger.info(
+      // The host only: a URL's path or query may carry the receiver's own tokens.
+      { movementId: row.id, channel: row.channel, host: target.url.host, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, status },
+      'webhook attempt',
+    );
+    if (next) throw new RetryLater(next, `retry at ${next.toISOString()}`);
+  }
+
+  /** The next attempt's time, or null when the 72-hour window is over (the last try is at its end). */
+  private nextAttempt(row: NotificationRow, attemptAt: Date): Date | null {
+    const deadline = new Date(row.deadline_at).getTime();
+    if (attemptAt.getTime() >= deadline) return null;
+    const delay = backoffDelayMs(DELIVERY_BACKOFF, row.attempts + 1, this.deps.random);
+    return new Date(Math.min(attemptAt.getTime() + delay, deadline));
+  }
+
+  /**
+   * The URL and headers of this attempt: a webhook goes to the account's subscription as it is
+   * now (a replaced URL takes the pending notifications along; a removed one cancels them); a
+   * callback to its payment's urlCallBack, signed when the account has a webhook secret.
+   */
+  private async target(row: NotificationRow): Promise<Target | null> {
+    const { cipher } = this.deps;
+    const subscription = await this.deps.subscriptions.find(this.deps.database.db, Number(row.account_number));
+    let urlText: string;
+    if (row.channel === 'webhook') {
+      if (!subscription) return null;
+      urlText = subscription.url;
+    } else {
+      urlText = row.url ?? '';
+    }
+    const checked = checkUrlSyntax(urlText, { production: this.deps.production });
+    // A callback URL was checked when the payment was made; one that no longer passes (the
+    // service moved to production) is not sent anywhere.
+    if ('problem' in checked) return null;
+    const messageId = `msg_${row.id}`;
+    // Standard Webhooks verifiers compare this with their own clock: wall time, even in sandbox.
+    const timestamp = Math.floor(this.deps.clock.wallNow().getTime() / 1000);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      'webhook-id': messageId,
+      'webhook-timestamp': String(timestamp),
+    };
+    if (subscription) {
+      const aad = sealedAad(Number(row.account_number));
+      headers['webhook-signature'] = sign(cipher.decrypt(subscription.secret_sealed, aad), messageId, timestamp, deliveryBody(row));
+      if (row.channel === 'webhook' && subscription.basic_auth_sealed) {
+        headers.authorization = `Basic ${cipher.decrypt(subscription.basic_auth_sealed, aad)}`;
+      }
+    }
+    return { url: checked.url, headers };
+  }
+
+  /** The attempt and the notification's new state, together; fenced on the attempt count so a stale run changes nothing. */
+  private async record(row: NotificationRow, at: Date, url: URL, result: PostResult, status: NotificationStatus, next: Date | null): Promise<void> {
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('webhook_attempts')
+        .values({
+          notification_id: row.id,
+          attempted_at: at.toISOString(),
+          url: url.origin + url.pathname,
+          status_code: result.statusCode,
+          error: result.error,
+          duration_ms: result.durationMs,
+        })
+        .execute();
+      await trx
+        .updateTable('webhook_notifications')
+        .set({ status, attempts: row.attempts + 1, next_attempt_at: next?.toISOString() ?? null, updated_at: at.toISOString() })
+        .where('id', '=', row.id)
+        .where('status', '=', 'Pending')
+        .where('attempts', '=', row.attempts)
+        .execute();
+    });
+  }
+
+  private async finish(row: NotificationRow, status: NotificationStatus, at: Date): Promise<void> {
+    await this.deps.database.db
+      .updateTable('webhook_notifications')
+      .set({ status, next_attempt_at: null, updated_at: at.toISOString() })
+      .where('id', '=', row.id)
+      .where('status', '=', 'Pending')
+      .execute();
+  }
+}

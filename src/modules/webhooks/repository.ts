@@ -1,0 +1,100 @@
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { NotificationStatus, WebhookAttemptsTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from '../../db/schema.js';
+
+export type SubscriptionRow = Selectable<WebhookSubscriptionsTable>;
+export type NotificationRow = Selectable<WebhookNotificationsTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+/** Binds a sealed secret or basicAuth to its account: a ciphertext moved to another row does not open. */
+export const sealedAad = (accountNumber: number) => `webhook-subscription:${accountNumber}`;
+
+export const subscriptionsRepository = {
+  find(db: Executor, accountNumber: number): Promise<SubscriptionRow | undefined> {
+    return db.selectFrom('webhook_subscriptions').selectAll().where('account_number', '=', accountNumber).executeTakeFirst();
+  },
+
+  /** One URL per account: a second registration replaces the first. */
+  async upsert(db: Executor, row: SubscriptionRow): Promise<void> {
+    await db
+      .insertInto('webhook_subscriptions')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('account_number').doUpdateSet({
+          url: row.url,
+          basic_auth_sealed: row.basic_auth_sealed,
+          secret_sealed: row.secret_sealed,
+          updated_at: row.updated_at,
+        }),
+      )
+      .execute();
+  },
+
+  async remove(db: Executor, accountNumber: number): Promise<boolean> {
+    const result = await db.deleteFrom('webhook_subscriptions').where('account_number', '=', accountNumber).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  },
+};
+export type SubscriptionsRepository = typeof subscriptionsRepository;
+
+export interface DeliveryFilter {
+  status?: NotificationStatus;
+  channel?: 'webhook' | 'callback';
+  /** Inclusive ISO bounds on the notification's time. */
+  from?: string;
+  to?: string;
+}
+
+export const notificationsRepository = {
+  find(db: Executor, accountNumber: number, id: number): Promise<NotificationRow | undefined> {
+    return db.selectFrom('webhook_notifications').selectAll().where('id', '=', id).where('account_number', '=', accountNumber).executeTakeFirst();
+  },
+
+  async page(
+    db: Executor,
+    accountNumber: number,
+    filter: DeliveryFilter,
+    order: { column: 'id' | 'created_at' | 'status' | 'type'; direction: 'asc' | 'desc' },
+    limit: number,
+    offset: number,
+  ): Promise<{ rows: NotificationRow[]; total: number }> {
+    let q = db.selectFrom('webhook_notifications').where('account_number', '=', accountNumber);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.channel) q = q.where('channel', '=', filter.channel);
+    if (filter.from) q = q.where('created_at', '>=', filter.from);
+    if (filter.to) q = q.where('created_at', '<', filter.to);
+    const [rows, count] = await Promise.all([
+      q.selectAll().orderBy(order.column, order.direction).orderBy('id', order.direction).limit(limit).offset(offset).execute(),
+      q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.n) };
+  },
+
+  async attemptsOf(db: Executor, ids: number[]): Promise<Map<number, AttemptRow[]>> {
+    const byId = new Map<number, AttemptRow[]>();
+    if (ids.length === 0) return byId;
+    const rows = await db.selectFrom('webhook_attempts').selectAll().where('notification_id', 'in', ids).orderBy('id').execute();
+    for (const row of rows) {
+      const id = Number(row.notification_id);
+      byId.set(id, [...(byId.get(id) ?? []), row]);
+    }
+    return byId;
+  },
+
+  /** A removed subscription stops its account's pending webhooks (callbacks go on: they have their own URL). */
+  async cancelPendingWebhooks(db: Executor, accountNumber: number, at: string): Promise<number> {
+    const result = await db
+      .updateTable('webhook_notifications')
+      .set({ status: 'Canceled', next_attempt_at: null, updated_at: at })
+      .where('account_number', '=', accountNumber)
+      .where('channel', '=', 'webhook')
+      .where('status', '=', 'Pending')
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  },
+
+  /** Opens a notification again for a redelivery: Pending, due now, a fresh retry window. */
+  async reopen(db: Executor, id: number, at: string, deadline: string): Promise<void> {
+    await db.updateTable('webhook_notifications').set({ status: 'Pending', next_attempt_at: at, deadline_at: deadline, updated_at: at }).where('id', '=', id).execute();
+  },
+};

@@ -1,0 +1,159 @@
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import { addDays } from '../../domain/calendar.js';
+import { ApiError, conflict, notFound, type ErrorItem } from '../../http/errors.js';
+import { paging, type ListEnvelope } from '../../http/listing.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobHandlers } from '../../jobs/registry.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+import { AddressNotAllowedError, checkUrlSyntax, hostOf, publicAddressesOf, type HostResolver } from './address-policy.js';
+import type { WebhookDelivery } from './delivery.js';
+import type { HttpPoster } from './http-post.js';
+import { DELIVER_JOB, DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, deliveryBody, RETRY_WINDOW_MS } from './outbox.js';
+import { notificationsRepository, sealedAad, subscriptionsRepository, type AttemptRow, type NotificationRow } from './repository.js';
+import type { DeliveriesQuery, Delivery, SubscriptionBody } from './schemas.js';
+import { basicAuthProblem, generateSecret } from './signature.js';
+
+export interface WebhookServiceDeps {
+  database: Database;
+  clock: Clock;
+  cipher: DataCipher;
+  queue: JobQueue;
+  delivery: WebhookDelivery;
+  poster: HttpPoster;
+  production: boolean;
+  resolve: HostResolver;
+}
+
+const SORTABLE = { movementId: 'id', createdDate: 'created_at', status: 'status', type: 'type' } as const;
+
+/** Subscription management and the delivery log (contract section 11). */
+export class WebhookService {
+  constructor(private readonly deps: WebhookServiceDeps) {}
+
+  registerJobs(handlers: JobHandlers): void {
+    handlers.register(DELIVER_JOB, async ({ id }: { id: number }) => this.deps.delivery.deliver(id), {
+      maxAttempts: DELIVER_JOB_MAX_ATTEMPTS,
+      // Notifications are independent of each other: the sandbox advance sends them side by side too.
+      parallel: true,
+    });
+  }
+
+  /** Closes the receivers' kept-alive connections (shutdown, after the worker stopped). */
+  close(): void {
+    this.deps.poster.close();
+  }
+
+  /** POST: registers or replaces the account's URL. The signing secret is kept unless rotateSecret. */
+  async subscribe(merchantId: string, accountNumber: number, body: SubscriptionBody): Promise<{ url: string; secret: string }> {
+    const { database, clock, cipher } = this.deps;
+    const url = await this.checkedUrl(body.url, body.basicAuth);
+    const aad = sealedAad(accountNumber);
+    const now = clock.now().toISOString();
+    return database.db.transaction().execute(async (trx) => {
+      const existing = await subscriptionsRepository.find(trx, accountNumber);
+      const secret = existing && !body.rotateSecret ? cipher.decrypt(existing.secret_sealed, aad) : generateSecret();
+      await subscriptionsRepository.upsert(trx, {
+        account_number: accountNumber,
+        merchant_id: merchantId,
+        url,
+        basic_auth_sealed: body.basicAuth ? cipher.encrypt(body.basicAuth, aad) : null,
+        secret_sealed: cipher.encrypt(secret, aad),
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      });
+      return { url, secret };
+    });
+  }
+
+  async get(accountNumber: number) {
+    const row = await subscriptionsRepository.find(this.deps.database.db, accountNumber);
+    if (!row) throw notFound('Webhook subscription');
+    return { url: row.url, basicAuth: row.basic_auth_sealed !== null, createdDate: row.created_at, updatedDate: row.updated_at };
+  }
+
+  /** DELETE: notifications stop, pending ones included (they end Canceled). */
+  async remove(accountNumber: number): Promise<{ url: string }> {
+    const { database, clock } = this.deps;
+    return database.db.transaction().execute(async (trx) => {
+      const row = await subscriptionsRepository.find(trx, accountNumber);
+      if (!row || !(await subscriptionsRepository.remove(trx, accountNumber))) throw notFound('Webhook subscription');
+      await notificationsRepository.cancelPendingWebhooks(trx, accountNumber, clock.now().toISOString());
+      return { url: row.url };
+    });
+  }
+
+  async deliveries(accountNumber: number, query: DeliveriesQuery): Promise<ListEnvelope<Delivery>> {
+    const page = paging(query, SORTABLE);
+    if (query.startDate && query.endDate && query.startDate > query.endDate) {
+      throw new ApiError(400, 'query.startDate', 'startDate must not be after endDate.');
+    }
+    const filter = {
+      status: query.status,
+      channel: query.channel,
+      from: query.startDate ? `${query.startDate}T00:00:00.000Z` : undefined,
+      to: query.endDate ? `${addDays(query.endDate, 1)}T00:00:00.000Z` : undefined,
+    };
+    const db = this.deps.database.db;
+    const { rows, total } = await notificationsRepository.page(db, accountNumber, filter, { column: page.orderColumn, direction: page.direction }, page.limit, page.offset);
+    const attempts = await notificationsRepository.attemptsOf(db, rows.map((r) => Number(r.id)));
+    return { items: rows.map((r) => toDelivery(r, attempts.get(Number(r.id)) ?? [])), page: page.page, limit: page.limit, total };
+  }
+
+  /**
+   * Sends one notification again, whatever became of it: Pending, due now, with a fresh 72-hour
+   * retry window. Its single job is re-armed, never duplicated; while an attempt is in flight
+   * the request is refused (409) rather than sending twice at once.
+   */
+  async redeliver(accountNumber: number, movementId: number): Promise<Delivery> {
+    const { database, clock, queue } = this.deps;
+    const now = clock.now();
+    const at = now.toISOString();
+    return database.db.transaction().execute(async (trx) => {
+      const row = await notificationsRepository.find(trx, accountNumber, movementId);
+      if (!row) throw notFound('Notification');
+      if (row.channel === 'webhook' && !(await subscriptionsRepository.find(trx, accountNumber))) {
+        throw conflict('No webhook URL is registered for this account; register one before redelivering.');
+      }
+      const armed = await queue.rearm(trx, { kind: DELIVER_JOB, payload: { id: Number(row.id) }, runAt: now, dedupeKey: deliverJobKey(Number(row.id)), maxAttempts: DELIVER_JOB_MAX_ATTEMPTS });
+      if (armed === 'running') throw conflict('An attempt to deliver this notification is in progress; try again in a moment.');
+      const deadline = new Date(now.getTime() + RETRY_WINDOW_MS).toISOString();
+      await notificationsRepository.reopen(trx, Number(row.id), at, deadline);
+      const attempts = await notificationsRepository.attemptsOf(trx, [Number(row.id)]);
+      return toDelivery({ ...row, status: 'Pending', next_attempt_at: at, deadline_at: deadline }, attempts.get(Number(row.id)) ?? []);
+    });
+  }
+
+  /** The URL rules of section 11, with the production address check; all problems at once. */
+  private async checkedUrl(text: string, basicAuth: string | undefined): Promise<string> {
+    const errors: ErrorItem[] = [];
+    const checked = checkUrlSyntax(text, { production: this.deps.production });
+    if ('problem' in checked) {
+      errors.push({ tag: 'url', description: `url ${checked.problem}.` });
+    } else if (this.deps.production) {
+      try {
+        await publicAddressesOf(hostOf(checked.url), this.deps.resolve);
+      } catch (error) {
+        if (!(error instanceof AddressNotAllowedError)) throw error;
+        errors.push({ tag: 'url', description: `url must lead to a public address: ${error.message}.` });
+      }
+    }
+    const authProblem = basicAuth ? basicAuthProblem(basicAuth) : null;
+    if (authProblem) errors.push({ tag: 'basicAuth', description: `basicAuth ${authProblem}.` });
+    if (errors.length > 0) throw new ApiError(400, errors);
+    return text;
+  }
+}
+
+function toDelivery(row: NotificationRow, attempts: AttemptRow[]): Delivery {
+  return {
+    movementId: Number(row.id),
+    channel: row.channel,
+    type: row.type,
+    status: row.status,
+    createdDate: row.created_at,
+    nextAttemptAt: row.status === 'Pending' ? row.next_attempt_at : null,
+    notification: JSON.parse(deliveryBody(row)) as Record<string, unknown>,
+    attempts: attempts.map((a) => ({ at: a.attempted_at, url: a.url, statusCode: a.status_code, error: a.error, durationMs: a.duration_ms })),
+  };
+}

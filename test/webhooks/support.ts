@@ -1,0 +1,54 @@
+import { expect } from 'vitest';
+import type { TestApp, TestMerchant } from '../support/harness.js';
+
+export const WEBHOOKS = '/integration/api/webhooks';
+
+/** A merchant with both tokens (gateway for payments, integration for webhooks) and lifted velocity limits. */
+export async function webhookMerchant(t: TestApp): Promise<TestMerchant & { integration: Record<string, string> }> {
+  const m = await t.merchant();
+  const lifted = await t.inject({
+    method: 'PUT',
+    url: `/admin/merchants/${m.merchantId}/antifraud`,
+    headers: t.adminHeaders,
+    payload: { velocity: { maxPerCard: 100000, maxPerDocument: 100000, maxPerIp: 100000 } },
+  });
+  expect(lifted.statusCode).toBe(200);
+  const login = await t.inject({ method: 'POST', url: '/integration/api/authentication/login', payload: { userName: m.userName, password: m.password } });
+  expect(login.statusCode).toBe(200);
+  return { ...m, integration: { authorization: `Bearer ${login.json().accessToken}` } };
+}
+
+type IntegrationMerchant = TestMerchant & { integration: Record<string, string> };
+
+export function subscribe(t: TestApp, m: IntegrationMerchant, payload: object, accountNumber: unknown = m.accountNumber) {
+  return t.inject({ method: 'POST', url: `${WEBHOOKS}/subscriptions?accountNumber=${accountNumber}`, headers: m.integration, payload });
+}
+
+/** Subscribes and answers the signing secret. */
+export async function subscribed(t: TestApp, m: IntegrationMerchant, url: string, basicAuth?: string): Promise<string> {
+  const res = await subscribe(t, m, basicAuth === undefined ? { url } : { url, basicAuth });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().secret;
+}
+
+export async function deliveries(t: TestApp, m: IntegrationMerchant, query: Record<string, string | number> = {}): Promise<any[]> {
+  const res = await deliveriesRaw(t, m, { limit: 100, orderBy: 'movementId:asc', ...query });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json().items;
+}
+
+export function deliveriesRaw(t: TestApp, m: IntegrationMerchant, query: Record<string, string | number> = {}) {
+  const qs = new URLSearchParams(Object.entries({ accountNumber: m.accountNumber, ...query }).map(([k, v]): [string, string] => [k, String(v)]));
+  return t.inject({ method: 'GET', url: `${WEBHOOKS}/deliveries?${qs}`, headers: m.integration });
+}
+
+/** Moves the sandbox clock (running every job due on the way, webhook attempts included). */
+export async function advance(t: TestApp, by: { days?: number; hours?: number; minutes?: number }): Promise<void> {
+  const res = await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: by });
+  expect(res.statusCode, res.body).toBe(200);
+}
+
+/** Runs what is due now (deliveries are due the moment their event is written). */
+export const runDue = (t: TestApp) => advance(t, { minutes: 0 });
+
+export const basic = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
