@@ -252,7 +252,8 @@ describe(`webhook retries, timeouts and exhaustion (${testDialect})`, () => {
     expect(page.json().items[0].movementId).toBe(all[3].movementId);
     const newestFirst = (await deliveriesRaw(t, m)).json().items.map((d: any) => d.movementId);
     expect(newestFirst).toEqual([...newestFirst].sort((a, b) => b - a));
-    for (const bad of [{ startDate: today, endDate: '2020-01-01' }, { status: 'Lost' }, { orderBy: 'url' }, { limit: 101 }, { startDate: '2026-13-01' }]) {
+    const bads: Record<string, string | number>[] = [{ startDate: today, endDate: '2020-01-01' }, { status: 'Lost' }, { orderBy: 'url' }, { limit: 101 }, { startDate: '2026-13-01' }];
+    for (const bad of bads) {
       const res = await deliveriesRaw(t, m, bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
       expect(res.json()[0]).toEqual({ tag: expect.any(String), description: expect.any(String) });

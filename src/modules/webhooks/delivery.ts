@@ -64,8 +64,9 @@ export class WebhookDelivery {
     if (row.next_attempt_at && new Date(row.next_attempt_at).getTime() > attemptAt.getTime()) throw new RetryLater(new Date(row.next_attempt_at));
 
     const target = await this.target(row);
-    if (!target) {
-      await this.finish(row, 'Canceled', attemptAt);
+    if ('problem' in target) {
+      // Nowhere to send it: no subscription any more, or a callback URL production refuses.
+      await this.finish(row, attemptAt, target.problem);
       return;
     }
     const result = await this.deps.poster.post(target.url, deliveryBody(row), target.headers);
@@ -94,20 +95,21 @@ export class WebhookDelivery {
    * now (a replaced URL takes the pending notifications along; a removed one cancels them); a
    * callback to its payment's urlCallBack, signed when the account has a webhook secret.
    */
-  private async target(row: NotificationRow): Promise<Target | null> {
+  private async target(row: NotificationRow): Promise<Target | { problem: string | null }> {
     const { cipher } = this.deps;
     const subscription = await this.deps.subscriptions.find(this.deps.database.db, Number(row.account_number));
     let urlText: string;
     if (row.channel === 'webhook') {
-      if (!subscription) return null;
+      // Removed since: the DELETE canceled what was pending; this one was being retried meanwhile.
+      if (!subscription) return { problem: null };
       urlText = subscription.url;
     } else {
       urlText = row.url ?? '';
     }
+    // A payment checks only that urlCallBack is an http(s) URL; production's stricter rules
+    // (https) are applied here, where the reason can be shown in the delivery log.
     const checked = checkUrlSyntax(urlText, { production: this.deps.production });
-    // A callback URL was checked when the payment was made; one that no longer passes (the
-    // service moved to production) is not sent anywhere.
-    if ('problem' in checked) return null;
+    if ('problem' in checked) return { problem: `${row.channel === 'callback' ? 'urlCallBack' : 'url'} ${checked.problem}` };
     const messageId = `msg_${row.id}`;
     // Standard Webhooks verifiers compare this with their own clock: wall time, even in sandbox.
     const timestamp = Math.floor(this.deps.clock.wallNow().getTime() / 1000);
@@ -150,12 +152,21 @@ export class WebhookDelivery {
     });
   }
 
-  private async finish(row: NotificationRow, status: NotificationStatus, at: Date): Promise<void> {
-    await this.deps.database.db
-      .updateTable('webhook_notifications')
-      .set({ status, next_attempt_at: null, updated_at: at.toISOString() })
-      .where('id', '=', row.id)
-      .where('status', '=', 'Pending')
-      .execute();
+  /** Ends a notification that cannot be sent: Canceled, with the reason as an attempt that reached no one. */
+  private async finish(row: NotificationRow, at: Date, problem: string | null): Promise<void> {
+    await this.deps.database.db.transaction().execute(async (trx) => {
+      if (problem) {
+        await trx
+          .insertInto('webhook_attempts')
+          .values({ notification_id: row.id, attempted_at: at.toISOString(), url: '', status_code: null, error: problem, duration_ms: 0 })
+          .execute();
+      }
+      await trx
+        .updateTable('webhook_notifications')
+        .set({ status: 'Canceled', next_attempt_at: null, updated_at: at.toISOString() })
+        .where('id', '=', row.id)
+        .where('status', '=', 'Pending')
+        .execute();
+    });
   }
 }
