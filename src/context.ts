@@ -30,7 +30,7 @@ import { BankSlipService, registerBankSlipJobs } from './modules/bankslips/servi
 import { systemResolver, type HostResolver } from './modules/webhooks/address-policy.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { HttpPoster } from './modules/webhooks/http-post.js';
-import { subscriptionsRepository } from './modules/webhooks/repository.js';
+import { DeliveryMetrics } from './modules/webhooks/metrics.js';
 import { WebhookService } from './modules/webhooks/service.js';
 
 /**
@@ -115,8 +115,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const production = config.mode === 'production';
   const resolve = options.resolveHost ?? systemResolver;
   const poster = new HttpPoster({ timeoutMs: config.webhookTimeoutMs, publicOnly: production, resolve });
-  const delivery = new WebhookDelivery({ database, clock, cipher, logger: options.logger, poster, subscriptions: subscriptionsRepository, production });
-  const webhooks = new WebhookService({ database, clock, cipher, queue, delivery, poster, production, resolve });
+  const deliveryMetrics = new DeliveryMetrics();
+  const delivery = new WebhookDelivery({ database, clock, cipher, logger: options.logger, poster, metrics: deliveryMetrics, production });
+  const webhooks = new WebhookService({ database, clock, cipher, queue, delivery, poster, metrics: deliveryMetrics, production, resolve });
   const ctx: AppContext = {
     config,
     database,

@@ -73,7 +73,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     );
   });
 
-  const metrics = installMetrics(app);
+  const metrics = installMetrics(app, ctx.webhooks.metrics());
   await installOpenApi(app, ctx.config);
   installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.deriveKey('idempotency-request-hash'));
 

@@ -1,10 +1,11 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
 import type { FastifyInstance } from 'fastify';
 
-/** Prometheus metrics: request counts and latency by route template and status. */
-export function installMetrics(app: FastifyInstance): Registry {
+/** Prometheus metrics: request counts and latency by route template and status, plus the services' own (`extra`). */
+export function installMetrics(app: FastifyInstance, extra: Metric[] = []): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  for (const metric of extra) registry.registerMetric(metric);
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by method, route template and status code',

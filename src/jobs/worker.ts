@@ -30,6 +30,8 @@ export class Worker {
   private polling: Promise<void> | undefined;
   /** The last poll filled every slot, so more jobs are probably due: poll again as soon as a slot frees. */
   private backlog = false;
+  /** Free slots worth a claim of their own at once; fewer wait a moment for company. */
+  private readonly refillAt: number;
 
   constructor(
     private readonly queue: JobQueue,
@@ -38,6 +40,7 @@ export class Worker {
     private readonly options: WorkerOptions,
   ) {
     this.concurrency = options.concurrency ?? 4;
+    this.refillAt = Math.max(1, Math.floor(this.concurrency / 4));
     this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
     this.runner = { queue, handlers, clock, logger: options.logger ?? silentLogger };
   }
@@ -96,10 +99,20 @@ export class Worker {
       .catch((error) => this.runner.logger.error({ jobId: job.id, error: errorMessage(error) }, 'job outcome not recorded'))
       .finally(() => {
         this.inFlight.delete(running);
-        if (this.backlog) this.schedule(0);
+        this.refill();
       });
     this.inFlight.add(running);
     return running;
+  }
+
+  /**
+   * With a backlog, a finished job makes room for the next. Claiming for every single free slot
+   * would cost one claim (a commit) per job; completions are gathered instead: a claim at once
+   * when a quarter of the slots are free, otherwise within 2 ms for whatever has freed by then.
+   */
+  private refill(): void {
+    if (!this.backlog || this.timer || this.polling) return;
+    this.schedule(this.concurrency - this.inFlight.size >= this.refillAt ? 0 : 2);
   }
 
   private schedule(delayMs: number): void {

@@ -43,7 +43,7 @@ describe(`health, readiness, metrics and API docs (${testDialect})`, () => {
     expect(res.statusCode).toBe(200);
     const doc = res.json();
     expect(doc.openapi).toBe('3.1.0');
-    for (const path of ['/gateway/api/auth/token', '/integration/api/authentication/login', '/admin/merchants', '/admin/merchants/{merchantId}/credentials', '/sandbox/clock/advance', '/healthz']) {
+    for (const path of ['/gateway/api/auth/token', '/integration/api/authentication/login', '/admin/merchants', '/admin/merchants/{merchantId}/credentials', '/sandbox/clock/advance', '/healthz', '/integration/api/webhooks/subscriptions', '/integration/api/webhooks/deliveries', '/integration/api/webhooks/deliveries/{movementId}/redeliver']) {
       expect(doc.paths, path).toHaveProperty([path]);
     }
     const tokenBody = doc.paths['/gateway/api/auth/token'].post.requestBody.content['application/json'].schema;

@@ -191,6 +191,19 @@ describe(`webhook notifications from real flows (${testDialect})`, () => {
     expect(latest.attempts).toEqual([{ at: expect.any(String), url: receiver.url('/hooks'), statusCode: 200, error: null, durationMs: expect.any(Number) }]);
   });
 
+  it('counts attempts in /metrics and never logs secrets, credentials or URL paths', async () => {
+    await pay();
+    await runDue(t);
+    const metrics = await t.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toMatch(/webhook_attempts_total\{channel="webhook",outcome="Delivered"\} [1-9]/);
+    expect(metrics.body).toMatch(/webhook_attempt_duration_seconds_count\{channel="webhook"\} [1-9]/);
+    expect(t.logs.text).toContain('webhook attempt');
+    expect(t.logs.text).not.toContain(auth);
+    expect(t.logs.text).not.toContain(secret);
+    expect(t.logs.text).not.toContain(secret.slice(6));
+    expect(t.logs.text).not.toContain('order=77');
+  });
+
   it('an account without a subscription gets no notifications at all', async () => {
     const quiet = await webhookMerchant(t);
     const numberToken = await tokenize(t, quiet, '4111111111111111');

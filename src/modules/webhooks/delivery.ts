@@ -1,15 +1,16 @@
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import type { Database, Executor } from '../../db/connection.js';
 import type { NotificationStatus, WebhookNotificationsTable } from '../../db/schema.js';
 import { backoffDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { checkUrlSyntax } from './address-policy.js';
 import type { HttpPoster, PostResult } from './http-post.js';
+import type { DeliveryMetrics } from './metrics.js';
 import { deliveryBody } from './outbox.js';
 import { sign } from './signature.js';
-import { sealedAad, type SubscriptionsRepository } from './repository.js';
+import { sealedAad, type SubscriptionRow } from './repository.js';
 
 type NotificationRow = Selectable<WebhookNotificationsTable>;
 
@@ -27,10 +28,12 @@ export interface DeliveryDeps {
   cipher: DataCipher;
   logger: DeliveryLogger;
   poster: HttpPoster;
-  subscriptions: SubscriptionsRepository;
+  metrics: DeliveryMetrics;
   production: boolean;
   random?: () => number;
 }
+
+type Subscription = Pick<SubscriptionRow, 'url' | 'basic_auth_sealed' | 'secret_sealed'>;
 
 /** Where and how one attempt goes. */
 interface Target {
@@ -57,13 +60,22 @@ export class WebhookDelivery {
 
   async deliver(id: number): Promise<void> {
     const { database, clock } = this.deps;
-    const row = await database.db.selectFrom('webhook_notifications').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || row.status !== 'Pending') return;
+    // The notification and its account's subscription (as it is now) in one round trip.
+    const found = await database.db
+      .selectFrom('webhook_notifications as n')
+      .leftJoin('webhook_subscriptions as s', 's.account_number', 'n.account_number')
+      .selectAll('n')
+      .select(['s.url as subscription_url', 's.basic_auth_sealed', 's.secret_sealed'])
+      .where('n.id', '=', id)
+      .executeTakeFirst();
+    if (!found || found.status !== 'Pending') return;
+    const { subscription_url, basic_auth_sealed, secret_sealed, ...row } = found;
+    const subscription = subscription_url && secret_sealed ? { url: subscription_url, basic_auth_sealed, secret_sealed } : undefined;
     const attemptAt = clock.now();
     // The previous run recorded its attempt but died before the job was rescheduled.
     if (row.next_attempt_at && new Date(row.next_attempt_at).getTime() > attemptAt.getTime()) throw new RetryLater(new Date(row.next_attempt_at));
 
-    const target = await this.target(row);
+    const target = this.target(row, subscription);
     if ('problem' in target) {
       // Nowhere to send it: no subscription any more, or a callback URL production refuses.
       await this.finish(row, attemptAt, target.problem);
@@ -74,6 +86,7 @@ export class WebhookDelivery {
     const next = outcome === 'retry' ? this.nextAttempt(row, attemptAt) : null;
     const status: NotificationStatus = outcome === 'retry' ? (next ? 'Pending' : 'Exhausted') : outcome;
     await this.record(row, attemptAt, target.url, result, status, next);
+    this.deps.metrics.observe(row.channel, next ? 'retry' : status, result.durationMs);
     this.deps.logger.info(
       // The host only: a URL's path or query may carry the receiver's own tokens.
       { movementId: row.id, channel: row.channel, host: target.url.host, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, status },
@@ -95,9 +108,8 @@ export class WebhookDelivery {
    * now (a replaced URL takes the pending notifications along; a removed one cancels them); a
    * callback to its payment's urlCallBack, signed when the account has a webhook secret.
    */
-  private async target(row: NotificationRow): Promise<Target | { problem: string | null }> {
+  private target(row: NotificationRow, subscription: Subscription | undefined): Target | { problem: string | null } {
     const { cipher } = this.deps;
-    const subscription = await this.deps.subscriptions.find(this.deps.database.db, Number(row.account_number));
     let urlText: string;
     if (row.channel === 'webhook') {
       // Removed since: the DELETE canceled what was pending; this one was being retried meanwhile.
@@ -130,25 +142,30 @@ export class WebhookDelivery {
 
   /** The attempt and the notification's new state, together; fenced on the attempt count so a stale run changes nothing. */
   private async record(row: NotificationRow, at: Date, url: URL, result: PostResult, status: NotificationStatus, next: Date | null): Promise<void> {
-    await this.deps.database.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('webhook_attempts')
-        .values({
-          notification_id: row.id,
-          attempted_at: at.toISOString(),
-          url: url.origin + url.pathname,
-          status_code: result.statusCode,
-          error: result.error,
-          duration_ms: result.durationMs,
-        })
-        .execute();
-      await trx
+    const { database } = this.deps;
+    const attempt = {
+      notification_id: row.id,
+      attempted_at: at.toISOString(),
+      url: url.origin + url.pathname,
+      status_code: result.statusCode,
+      error: result.error,
+      duration_ms: result.durationMs,
+    };
+    const update = (db: Pick<Executor, 'updateTable'>) =>
+      db
         .updateTable('webhook_notifications')
         .set({ status, attempts: row.attempts + 1, next_attempt_at: next?.toISOString() ?? null, updated_at: at.toISOString() })
         .where('id', '=', row.id)
         .where('status', '=', 'Pending')
-        .where('attempts', '=', row.attempts)
-        .execute();
+        .where('attempts', '=', row.attempts);
+    if (database.dialect === 'postgres') {
+      // One statement, one round trip: the insert rides along as a data-modifying CTE.
+      await update(database.db.with('attempt', (db) => db.insertInto('webhook_attempts').values(attempt))).execute();
+      return;
+    }
+    await database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('webhook_attempts').values(attempt).execute();
+      await update(trx).execute();
     });
   }
 

@@ -35,7 +35,6 @@ export const subscriptionsRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 };
-export type SubscriptionsRepository = typeof subscriptionsRepository;
 
 export interface DeliveryFilter {
   status?: NotificationStatus;

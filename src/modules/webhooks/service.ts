@@ -9,6 +9,7 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import { AddressNotAllowedError, checkUrlSyntax, hostOf, publicAddressesOf, type HostResolver } from './address-policy.js';
 import type { WebhookDelivery } from './delivery.js';
 import type { HttpPoster } from './http-post.js';
+import type { DeliveryMetrics } from './metrics.js';
 import { DELIVER_JOB, DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, deliveryBody, RETRY_WINDOW_MS } from './outbox.js';
 import { notificationsRepository, sealedAad, subscriptionsRepository, type AttemptRow, type NotificationRow } from './repository.js';
 import type { DeliveriesQuery, Delivery, SubscriptionBody } from './schemas.js';
@@ -21,6 +22,7 @@ export interface WebhookServiceDeps {
   queue: JobQueue;
   delivery: WebhookDelivery;
   poster: HttpPoster;
+  metrics: DeliveryMetrics;
   production: boolean;
   resolve: HostResolver;
 }
@@ -37,6 +39,11 @@ export class WebhookService {
       // Notifications are independent of each other: the sandbox advance sends them side by side too.
       parallel: true,
     });
+  }
+
+  /** Delivery counters and timings, for the app's /metrics. */
+  metrics() {
+    return this.deps.metrics.all();
   }
 
   /** Closes the receivers' kept-alive connections (shutdown, after the worker stopped). */
