@@ -21,7 +21,7 @@ import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../src/db/connection.js';
 import { addDays, businessDayAfter, toIsoDate } from '../src/domain/calendar.js';
 import { registrationOf } from '../src/modules/bankslips/registration.js';
-import { benchDatabase, cpf, line, startServer } from './support.js';
+import { benchDatabase, cpf, json, line, startServer } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const ISSUE = Number(process.argv[3] ?? 20_000);
@@ -30,11 +30,6 @@ const SPREAD_DAYS = Number(process.argv[5] ?? 365);
 const CONNECTIONS = 32;
 const WINDOW_DAYS = 31;
 const LISTING_RUNS = 50;
-
-async function json(res: Response) {
-  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
-}
 
 /** A port nobody listens on: a fixed one could reach a server left over from another run, which answers /readyz just as well. */
 function freePort(): Promise<number> {

@@ -11,18 +11,13 @@
  * autocannon shares the 2-core machine with the server.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import { benchDatabase, ceilings, cpf, line, load, startServer, visaNumber } from './support.js';
+import { benchDatabase, ceilings, cpf, json, line, load, startServer, visaNumber } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const source = (process.argv[3] ?? 'vault') as 'vault' | 'encrypted';
 const duration = Number(process.argv[4] ?? 15);
 const CARDS = 1000;
 const CONNECTIONS = 32;
-
-async function json(res: Response) {
-  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
-}
 
 async function main() {
   const ceiling = await ceilings(CONNECTIONS, 5);

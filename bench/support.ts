@@ -53,6 +53,12 @@ export async function startServer(env: Record<string, string>, port: number): Pr
   };
 }
 
+/** The JSON of a successful answer; anything else stops the bench with the answer's text. */
+export async function json(res: Response) {
+  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+  return res.json() as Promise<any>;
+}
+
 export interface Figures {
   rps: number;
   p50: number;

@@ -24,17 +24,12 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { benchDatabase, cpf, root, startServer, visaNumber, type RunningServer } from './support.js';
+import { benchDatabase, cpf, json, root, startServer, type RunningServer, visaNumber } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const EVENTS = Number(process.argv[3] ?? 20_000);
 const CARDS = 1000;
 const STEADY_RATE = 1000;
-
-async function json(res: Response) {
-  if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
-  return res.json() as Promise<any>;
-}
 
 /** The local receiver: 200 to everything, delay and duplicate bookkeeping. */
 function receiver() {

@@ -32,6 +32,8 @@ export class Worker {
   private backlog = false;
   /** Free slots worth a claim of their own at once; fewer wait a moment for company. */
   private readonly refillAt: number;
+  /** The pending timer is a refill's (short), not an idle poll's: later completions join it. */
+  private refillScheduled = false;
 
   constructor(
     private readonly queue: JobQueue,
@@ -111,8 +113,10 @@ export class Worker {
    * when a quarter of the slots are free, otherwise within 2 ms for whatever has freed by then.
    */
   private refill(): void {
-    if (!this.backlog || this.timer || this.polling) return;
+    if (!this.backlog || this.polling || this.refillScheduled) return;
+    // Replaces an idle poll's timer: the batch that just ended left the backlog behind it.
     this.schedule(this.concurrency - this.inFlight.size >= this.refillAt ? 0 : 2);
+    this.refillScheduled = this.timer !== undefined;
   }
 
   private schedule(delayMs: number): void {
@@ -121,6 +125,7 @@ export class Worker {
     this.clearTimer();
     this.timer = setTimeout(() => {
       this.timer = undefined;
+      this.refillScheduled = false;
       this.polling = this.poll().finally(() => {
         this.polling = undefined;
         // A full batch: come back as soon as a slot frees (launch's finally) rather than after pollMs.
@@ -142,6 +147,7 @@ export class Worker {
   private clearTimer(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.refillScheduled = false;
   }
 
   private async drain(): Promise<void> {

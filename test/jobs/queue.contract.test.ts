@@ -272,6 +272,24 @@ describe(`job queue contract (${testDialect})`, () => {
     expect([...finished].sort((a, b) => a - b)).toEqual(ids);
   });
 
+  it('worker: with a backlog, freed slots are refilled at once instead of waiting for the idle poll', async () => {
+    let done = 0;
+    handlers.register('quick', async () => {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      done += 1;
+    });
+    for (let i = 0; i < 40; i++) await enqueue('quick');
+    // An idle poll an hour away: only refills can get through 40 jobs with 4 slots.
+    const worker = new Worker(queue, handlers, clock, { pollMs: 3_600_000, concurrency: 4 });
+    worker.start();
+    try {
+      await vi.waitFor(() => expect(done).toBe(40), { timeout: 10_000, interval: 10 });
+    } finally {
+      await worker.stop();
+    }
+    expect((await queue.counts()).done).toBe(40);
+  });
+
   it('worker: pause() stops claiming until resume()', async () => {
     const ran: number[] = [];
     handlers.register('k', async (_p, ctx) => {

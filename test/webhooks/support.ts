@@ -4,19 +4,7 @@ import type { TestApp, TestMerchant } from '../support/harness.js';
 export const WEBHOOKS = '/integration/api/webhooks';
 
 /** A merchant with both tokens (gateway for payments, integration for webhooks) and lifted velocity limits. */
-export async function webhookMerchant(t: TestApp): Promise<TestMerchant & { integration: Record<string, string> }> {
-  const m = await t.merchant();
-  const lifted = await t.inject({
-    method: 'PUT',
-    url: `/admin/merchants/${m.merchantId}/antifraud`,
-    headers: t.adminHeaders,
-    payload: { velocity: { maxPerCard: 100000, maxPerDocument: 100000, maxPerIp: 100000 } },
-  });
-  expect(lifted.statusCode).toBe(200);
-  const login = await t.inject({ method: 'POST', url: '/integration/api/authentication/login', payload: { userName: m.userName, password: m.password } });
-  expect(login.statusCode).toBe(200);
-  return { ...m, integration: { authorization: `Bearer ${login.json().accessToken}` } };
-}
+export { settlementMerchant as webhookMerchant } from '../settlement/support.js';
 
 type IntegrationMerchant = TestMerchant & { integration: Record<string, string> };
 
