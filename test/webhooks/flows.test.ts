@@ -94,6 +94,21 @@ describe(`webhook notifications from real flows (${testDialect})`, () => {
     ]);
   });
 
+  it('a blocked payment approved by the operator: Blocked -> Authorized', async () => {
+    const payment = await pay({ email: 'buyer@review.test' });
+    const review = await t.inject({ method: 'POST', url: `/admin/payments/${payment.paymentId}/review`, headers: t.adminHeaders, payload: { decision: 'approve' } });
+    expect(review.statusCode, review.body).toBe(200);
+    await runDue(t);
+    expect(
+      hooks()
+        .sort((a, b) => a.movementId - b.movementId)
+        .map((n) => [n.type, n.oldValue, n.newValue]),
+    ).toEqual([
+      ['TransactionStatus', '', 'Blocked'],
+      ['TransactionStatus', 'Blocked', 'Authorized'],
+    ]);
+  });
+
   it('a denied payment is no conciliation transaction: no webhook (its urlCallBack still hears of it)', async () => {
     const payment = await pay({ card: '4000000000000002', urlCallBack: receiver.url('/callback') });
     expect(payment.status).toBe('Denied');
