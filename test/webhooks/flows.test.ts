@@ -180,6 +180,17 @@ describe(`webhook notifications from real flows (${testDialect})`, () => {
     const cancel = await t.inject({ method: 'POST', url: `/gateway/v1/payments/${payment.paymentId}/cancel`, headers: m.headers });
     expect(cancel.statusCode).toBe(200);
     await runDue(t);
+    // The webhook hears the same cancellation, for the transaction and its installment.
+    expect(
+      hooks()
+        .filter((n) => n.nsu === payment.nsu)
+        .sort((a, b) => a.movementId - b.movementId)
+        .map((n) => [n.type, n.installmentNumber, n.oldValue, n.newValue]),
+    ).toEqual([
+      ['TransactionStatus', 0, '', 'Authorized'],
+      ['TransactionStatus', 0, 'Authorized', 'Canceled'],
+      ['InstallmentStatus', 1, 'Authorized', 'Canceled'],
+    ]);
     const calls = receiver.received.filter((r) => r.path === '/callback?order=77');
     expect(calls.map((r) => r.json.status).sort()).toEqual(['Authorized', 'Canceled']);
     for (const call of calls) {
