@@ -3,31 +3,17 @@ import { loadConfig } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { createLogger } from '../../src/logger.js';
 import { Worker } from '../../src/jobs/worker.js';
-import { DELIVER_JOB, recordNotifications, type AccountEvent } from '../../src/modules/webhooks/outbox.js';
+import { DELIVER_JOB, recordNotifications } from '../../src/modules/webhooks/outbox.js';
 import { secondConnection, testDialect, type TestDatabase } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { Receiver } from './receiver.js';
-import { deliveries, runDue, subscribed, webhookMerchant } from './support.js';
+import { deliveries, emitEvents, runDue, subscribed, webhookMerchant } from './support.js';
 
 type M = Awaited<ReturnType<typeof webhookMerchant>>;
 
 const SANDBOX_ENV = { GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'silent' };
 
-async function emit(ctx: AppContext, m: M, count: number, tag = 'n'): Promise<void> {
-  const at = ctx.clock.now().toISOString();
-  const events: AccountEvent[] = Array.from({ length: count }, (_, i) => ({
-    merchantId: m.merchantId,
-    accountNumber: m.accountNumber,
-    type: 'TransactionStatus',
-    nsu: `${tag}${i}`,
-    codAuth: 'ABC123',
-    installmentNumber: 0,
-    oldValue: '',
-    newValue: 'Authorized',
-    at,
-  }));
-  await ctx.database.db.transaction().execute((trx) => recordNotifications(trx, events));
-}
+const emit = (ctx: AppContext, m: M, count: number, tag = 'n') => emitEvents(ctx, m, count, tag);
 
 async function until(what: string, done: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
   const deadline = performance.now() + ms;

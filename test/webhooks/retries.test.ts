@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
-import { recordNotifications, type AccountEvent } from '../../src/modules/webhooks/outbox.js';
 import { Receiver } from './receiver.js';
-import { advance, deliveries, deliveriesRaw, runDue, subscribed, WEBHOOKS, webhookMerchant } from './support.js';
+import { advance, deliveries, deliveriesRaw, emitEvents, runDue, subscribed, WEBHOOKS, webhookMerchant } from './support.js';
 
 type M = Awaited<ReturnType<typeof webhookMerchant>>;
 const HOUR = 3_600_000;
@@ -39,21 +38,7 @@ describe(`webhook retries, timeouts and exhaustion (${testDialect})`, () => {
     return { m, movementId: first.movementId };
   }
 
-  async function emit(m: M, count: number): Promise<void> {
-    const at = t.ctx.clock.now().toISOString();
-    const events: AccountEvent[] = Array.from({ length: count }, (_, i) => ({
-      merchantId: m.merchantId,
-      accountNumber: m.accountNumber,
-      type: 'TransactionStatus',
-      nsu: `${m.accountNumber}${i}`,
-      codAuth: 'ABC123',
-      installmentNumber: 0,
-      oldValue: '',
-      newValue: 'Authorized',
-      at,
-    }));
-    await t.ctx.database.db.transaction().execute((trx) => recordNotifications(trx, events));
-  }
+  const emit = (m: M, count: number) => emitEvents(t.ctx, m, count);
 
   const mine = (m: M) => receiver.on(`/hooks/${m.accountNumber}`);
   const delivery = async (m: M, movementId: number) => (await deliveries(t, m)).find((d) => d.movementId === movementId);

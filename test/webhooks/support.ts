@@ -1,4 +1,6 @@
 import { expect } from 'vitest';
+import type { AppContext } from '../../src/context.js';
+import { recordNotifications, type AccountEvent } from '../../src/modules/webhooks/outbox.js';
 import type { TestApp, TestMerchant } from '../support/harness.js';
 
 export const WEBHOOKS = '/integration/api/webhooks';
@@ -40,3 +42,23 @@ export async function advance(t: TestApp, by: { days?: number; hours?: number; m
 export const runDue = (t: TestApp) => advance(t, { minutes: 0 });
 
 export const basic = (user: string, password: string) => Buffer.from(`${user}:${password}`).toString('base64');
+
+/**
+ * `count` TransactionStatus events of one account, written in one transaction the way every
+ * producer writes them (recordNotifications): a test decides exactly how many notifications exist.
+ */
+export async function emitEvents(ctx: AppContext, m: { merchantId: string; accountNumber: number }, count: number, nsuPrefix = `${m.accountNumber}-`): Promise<void> {
+  const at = ctx.clock.now().toISOString();
+  const events: AccountEvent[] = Array.from({ length: count }, (_, i) => ({
+    merchantId: m.merchantId,
+    accountNumber: m.accountNumber,
+    type: 'TransactionStatus',
+    nsu: `${nsuPrefix}${i}`,
+    codAuth: 'ABC123',
+    installmentNumber: 0,
+    oldValue: '',
+    newValue: 'Authorized',
+    at,
+  }));
+  await ctx.database.db.transaction().execute((trx) => recordNotifications(trx, events));
+}
