@@ -88,6 +88,7 @@ export class JobQueue {
     if (Number(result.numUpdatedRows) > 0) return 'rearmed';
     return (await this.enqueue(executor, job)) === null ? 'running' : 'enqueued';
   }
+
   /**
    * Atomically takes up to `limit` jobs: running ones whose lease has expired (their worker
    * died) first, then pending ones due by `dueBy`, each group oldest run_at first.

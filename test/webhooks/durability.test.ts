@@ -7,21 +7,13 @@ import { DELIVER_JOB, recordNotifications } from '../../src/modules/webhooks/out
 import { secondConnection, testDialect, type TestDatabase } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { Receiver } from './receiver.js';
-import { deliveries, emitEvents, runDue, subscribed, webhookMerchant } from './support.js';
+import { deliveries, emitEvents, runDue, subscribed, until, webhookMerchant } from './support.js';
 
 type M = Awaited<ReturnType<typeof webhookMerchant>>;
 
 const SANDBOX_ENV = { GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'silent' };
 
 const emit = (ctx: AppContext, m: M, count: number, tag = 'n') => emitEvents(ctx, m, count, tag);
-
-async function until(what: string, done: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const deadline = performance.now() + ms;
-  while (!(await done())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Nothing lost and nothing sent twice at once: restarts, dead workers, several workers. */
 describe(`webhook deliveries survive restarts and crashes (${testDialect})`, () => {

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
 import { Receiver } from './receiver.js';
+import { until } from './support.js';
 
 /**
  * The real server process, killed with deliveries pending (SIGKILL: no graceful shutdown), and
@@ -59,14 +60,6 @@ async function call(base: string, path: string, init: { method?: string; token?:
   return { status: res.status, json: (await res.json()) as any };
 }
 
-async function until(what: string, done: () => boolean | Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await done()) return;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
 describe.runIf(testDialect === 'sqlite')('webhooks across a server crash (embedded database)', () => {
   it('delivers every pending notification after the process is killed and started again', async () => {
     const receiver = await new Receiver().start();
@@ -93,8 +86,8 @@ describe.runIf(testDialect === 'sqlite')('webhooks across a server crash (embedd
       // The worker tried each once (503): all three wait for a retry about a minute later. Kill
       // only once that is recorded (a kill in the middle of recording is the lease's case,
       // covered in durability.test.ts: recovery then waits for the 5-minute lease).
-      await until('three failed first attempts', () => new Set(receiver.on('/hooks').map((r) => r.json.movementId)).size === 3);
-      await until('three retries scheduled', () => scheduledRetries() === 3);
+      await until('three failed first attempts', () => new Set(receiver.on('/hooks').map((r) => r.json.movementId)).size === 3, 10_000);
+      await until('three retries scheduled', () => scheduledRetries() === 3, 10_000);
       first.child.kill('SIGKILL');
       await new Promise((r) => first.child.once('exit', r));
 
@@ -104,7 +97,7 @@ describe.runIf(testDialect === 'sqlite')('webhooks across a server crash (embedd
       try {
         const admin = field(second.output(), 'admin key');
         expect((await call(second.base, '/sandbox/clock/advance', { token: admin, body: { minutes: 2 } })).status).toBe(200);
-        await until('the three notifications', () => new Set(receiver.on('/hooks').map((r) => r.json.movementId)).size === 3);
+        await until('the three notifications', () => new Set(receiver.on('/hooks').map((r) => r.json.movementId)).size === 3, 10_000);
         const itoken2 = (await call(second.base, '/integration/api/authentication/login', { body: login })).json.accessToken;
         const log = await call(second.base, `/integration/api/webhooks/deliveries?accountNumber=${account}`, { token: itoken2 });
         expect(log.json.items.map((d: any) => d.status)).toEqual(['Delivered', 'Delivered', 'Delivered']);

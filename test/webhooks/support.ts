@@ -62,3 +62,12 @@ export async function emitEvents(ctx: AppContext, m: { merchantId: string; accou
   }));
   await ctx.database.db.transaction().execute((trx) => recordNotifications(trx, events));
 }
+
+/** Polls `done` every 20 ms until it holds; fails naming `what` after `ms`. */
+export async function until(what: string, done: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const deadline = performance.now() + ms;
+  while (!(await done())) {
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

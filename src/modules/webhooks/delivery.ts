@@ -4,6 +4,7 @@ import type { Database, Executor } from '../../db/connection.js';
 import type { NotificationStatus, WebhookNotificationsTable } from '../../db/schema.js';
 import { backoffDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import { RetryLater } from '../../jobs/registry.js';
+import type { JobLogger } from '../../jobs/run-job.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { checkUrlSyntax } from './address-policy.js';
 import type { HttpPoster, PostResult } from './http-post.js';
@@ -17,16 +18,11 @@ type NotificationRow = Selectable<WebhookNotificationsTable>;
 /** Retries start near a minute and double up to three hours apart, within the 72-hour window. */
 export const DELIVERY_BACKOFF: BackoffPolicy = { baseMs: 60_000, maxMs: 3 * 60 * 60 * 1000, jitter: 0.2 };
 
-export interface DeliveryLogger {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-}
-
 export interface DeliveryDeps {
   database: Database;
   clock: Clock;
   cipher: DataCipher;
-  logger: DeliveryLogger;
+  logger: JobLogger;
   poster: HttpPoster;
   metrics: DeliveryMetrics;
   production: boolean;
@@ -75,13 +71,15 @@ export class WebhookDelivery {
     // The previous run recorded its attempt but died before the job was rescheduled.
     if (row.next_attempt_at && new Date(row.next_attempt_at).getTime() > attemptAt.getTime()) throw new RetryLater(new Date(row.next_attempt_at));
 
-    const target = this.target(row, subscription);
+    // The exact bytes sent are the bytes signed.
+    const body = deliveryBody(row);
+    const target = this.target(row, subscription, body);
     if ('problem' in target) {
       // Nowhere to send it: no subscription any more, or a callback URL production refuses.
       await this.finish(row, attemptAt, target.problem);
       return;
     }
-    const result = await this.deps.poster.post(target.url, deliveryBody(row), target.headers);
+    const result = await this.deps.poster.post(target.url, body, target.headers);
     const outcome = outcomeOf(result);
     const next = outcome === 'retry' ? this.nextAttempt(row, attemptAt) : null;
     const status: NotificationStatus = outcome === 'retry' ? (next ? 'Pending' : 'Exhausted') : outcome;
@@ -108,7 +106,7 @@ export class WebhookDelivery {
    * now (a replaced URL takes the pending notifications along; a removed one cancels them); a
    * callback to its payment's urlCallBack, signed when the account has a webhook secret.
    */
-  private target(row: NotificationRow, subscription: Subscription | undefined): Target | { problem: string | null } {
+  private target(row: NotificationRow, subscription: Subscription | undefined, body: string): Target | { problem: string | null } {
     const { cipher } = this.deps;
     let urlText: string;
     if (row.channel === 'webhook') {
@@ -132,7 +130,7 @@ export class WebhookDelivery {
     };
     if (subscription) {
       const aad = sealedAad(Number(row.account_number));
-      headers['webhook-signature'] = sign(cipher.decrypt(subscription.secret_sealed, aad), messageId, timestamp, deliveryBody(row));
+      headers['webhook-signature'] = sign(cipher.decrypt(subscription.secret_sealed, aad), messageId, timestamp, body);
       if (row.channel === 'webhook' && subscription.basic_auth_sealed) {
         headers.authorization = `Basic ${cipher.decrypt(subscription.basic_auth_sealed, aad)}`;
       }

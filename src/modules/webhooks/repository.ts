@@ -75,7 +75,9 @@ export const notificationsRepository = {
     const rows = await db.selectFrom('webhook_attempts').selectAll().where('notification_id', 'in', ids).orderBy('id').execute();
     for (const row of rows) {
       const id = Number(row.notification_id);
-      byId.set(id, [...(byId.get(id) ?? []), row]);
+      const list = byId.get(id);
+      if (list) list.push(row);
+      else byId.set(id, [row]);
     }
     return byId;
   },
