@@ -2,7 +2,9 @@
  * Conciliation searches on a large table (issue 5): 1,000,000 installment records of one
  * account over a year plus 10 other accounts (20,000 each), bulk inserted (not HTTP); then the
  * five searches, each over a 31-day range (or one sale for the code lookups), 20 timed runs
- * after 3 warm-ups: p50 / p95 of the database query plus the mapping to records (no HTTP).
+ * after 3 warm-ups: p50 / p95 of the database reads plus the serialization to JSON text (no
+ * HTTP). The range searches are the streamed path (issue 16): keyset pages of CONCIL_PAGE_ROWS
+ * (default 2,000) serialized by records.ts's compiled serializers, read to the end.
  *
  *   npx tsx bench/conciliation.ts [sqlite|postgres]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test (a fresh schema is created and dropped)
@@ -77,29 +79,40 @@ async function main() {
   else await sql`analyze`.execute(db);
   console.log(`${engine}: loaded ${MAIN_ROWS + 10 * OTHER_ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 
-  const ctx = { database } as AppContext;
+  const ctx = { database, config: { conciliation: { maxRangeDays: 31, maxConcurrentPerMerchant: 1000, pageRows: Number(process.env.CONCIL_PAGE_ROWS ?? 2000) } } } as AppContext;
   const p = { accountNumber: MAIN, merchantId: `mer_${MAIN}` } as Principal;
   const range = { accountNumber: String(MAIN), startDate: '2026-06-01', endDate: '2026-07-01' };
   const probe = await db.selectFrom('receivables').select(['nsu', 'cod_auth', 'transaction_at']).where('account_number', '=', MAIN).where('transaction_at', '>=', '2026-06-15').orderBy('transaction_at').limit(1).executeTakeFirstOrThrow();
-  const cases: [string, () => Promise<unknown[]>][] = [
-    ['search-by-code', () => conciliationSearch.byCode(ctx, p, { accountNumber: String(MAIN), nsu: probe.nsu, codAuth: probe.cod_auth })],
-    ['search-by-auth-code', () => conciliationSearch.byAuthCode(ctx, p, { accountNumber: String(MAIN), codAuth: probe.cod_auth, operationDate: probe.transaction_at.slice(0, 10) })],
-    ['search-by-operation-date', () => conciliationSearch.byOperationDate(ctx, p, range)],
-    ['search-by-operation-date-installments', () => conciliationSearch.byOperationDateInstallments(ctx, p, range)],
-    ['search-by-payment-date', () => conciliationSearch.byPaymentDate(ctx, p, range)],
+  /** A streamed range answer read to the end, as the response would be: records and bytes. */
+  const drain = async (chunks: AsyncIterable<string[]>) => {
+    let records = 0;
+    for await (const batch of chunks) {
+      records += batch.length;
+      bytes += batch.join(',').length;
+    }
+    return records;
+  };
+  let bytes = 0;
+  const point = async (rows: Promise<unknown[]>) => JSON.stringify(await rows).length && (await rows).length;
+  const cases: [string, () => Promise<number>][] = [
+    ['search-by-code', () => point(conciliationSearch.byCode(ctx, p, { accountNumber: String(MAIN), nsu: probe.nsu, codAuth: probe.cod_auth }))],
+    ['search-by-auth-code', () => point(conciliationSearch.byAuthCode(ctx, p, { accountNumber: String(MAIN), codAuth: probe.cod_auth, operationDate: probe.transaction_at.slice(0, 10) }))],
+    ['search-by-operation-date', () => drain(conciliationSearch.byOperationDate(ctx, p, range))],
+    ['search-by-operation-date-installments', () => drain(conciliationSearch.byOperationDateInstallments(ctx, p, range))],
+    ['search-by-payment-date', () => drain(conciliationSearch.byPaymentDate(ctx, p, range))],
   ];
-  console.log('| search | records | p50 | p95 |');
+  console.log('| search | records | p50 | p95 | records/s (p50) |');
   for (const [name, run] of cases) {
     let count = 0;
     for (let i = 0; i < 3; i++) await run();
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const s = performance.now();
-      count = (await run()).length;
+      count = await run();
       times.push(performance.now() - s);
     }
     times.sort((a, b) => a - b);
-    console.log(`| ${name} | ${count} | ${times[9].toFixed(1)} ms | ${times[18].toFixed(1)} ms |`);
+    console.log(`| ${name} | ${count} | ${times[9].toFixed(1)} ms | ${times[18].toFixed(1)} ms | ${Math.round(count / (times[9] / 1000)).toLocaleString('en')} |`);
   }
 
   if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);

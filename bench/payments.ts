@@ -3,19 +3,28 @@
  * card source spread over 1,000 cards (vault, or encryptedCard with RSA-OAEP), 15 s after a 3 s
  * warm-up, against a fresh server in a child process; ceilings measured in the same run.
  *
- *   npx tsx bench/payments.ts [sqlite|postgres] [vault|encrypted] [seconds]
+ *   npx tsx bench/payments.ts [sqlite|postgres] [vault|encrypted] [seconds] [sandbox|cielo]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped)
+ *
+ * `cielo` charges through the Cielo connector against the stand-in (test/standins/cielo.ts, a
+ * process of its own) answering every call in 50 ms: the ceiling is then connections / 50 ms,
+ * and the connector's cost is the p50 above the stand-in's latency.
  *
  * The merchant's anti-fraud velocity limits are raised for this traffic (every card pays ~70
  * times in 18 s): the velocity counts still run on every payment, they just do not fire.
  * autocannon shares the 2-core machine with the server.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import { benchDatabase, ceilings, cpf, json, line, load, startServer, visaNumber } from './support.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY } from '../test/standins/cielo.js';
+import { benchDatabase, ceilings, cpf, json, line, load, root, startServer, visaNumber, visaNumberEndingIn } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const source = (process.argv[3] ?? 'vault') as 'vault' | 'encrypted';
 const duration = Number(process.argv[4] ?? 15);
+const acquirer = (process.argv[5] ?? 'sandbox') as 'sandbox' | 'cielo';
+const CIELO_LATENCY_MS = 50;
 const CARDS = 1000;
 const CONNECTIONS = 32;
 
@@ -24,7 +33,11 @@ async function main() {
 
   const { url: databaseUrl, cleanup } = await benchDatabase(engine);
 
-  const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox' }, 18950);
+  const standin = acquirer === 'cielo' ? await startStandIn() : undefined;
+  const acquirerEnv: Record<string, string> = standin
+    ? { ACQUIRER: 'cielo', CIELO_API_URL: standin.apiUrl, CIELO_QUERY_URL: standin.queryUrl, CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID, CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY, CIELO_ENVIRONMENT: 'sandbox' }
+    : {};
+  const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox', ...acquirerEnv }, 18950);
   try {
     const admin = { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' };
     const merchant = await json(await fetch(`${server.url}/admin/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench Store', documentNumber: '11222333000181' }) }));
@@ -36,7 +49,8 @@ async function main() {
     const { publicKey } = await json(await fetch(`${server.url}/gateway/cards/public-key`));
     const cardInfos: object[] = [];
     for (let i = 0; i < CARDS; i++) {
-      const number = visaNumber(1_000_000 + i);
+      // Cielo's sandbox (and so the stand-in) decides by the last digit: every card ends in 0, 1 or 4 (approved).
+      const number = acquirer === 'cielo' ? visaNumberEndingIn(1_000_000 + i, '014') : visaNumber(1_000_000 + i);
       if (source === 'vault') {
         const v = await json(await fetch(`${server.url}/gateway/v1/vaults/cards`, { method: 'POST', headers, body: JSON.stringify({ cardNumber: number, expirationMonth: '12', expirationYear: '2035', cardholderName: 'BENCH BUYER' }) }));
         cardInfos.push({ vaultId: v.vaultId, cardholderName: 'BENCH BUYER' });
@@ -63,16 +77,29 @@ async function main() {
     });
     const authorized = await countAuthorized(databaseUrl);
 
-    console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up`);
-    console.log('(autocannon shares this 2-core machine with the server)');
+    console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up, acquirer ${acquirer}`);
+    console.log(`(autocannon shares this 2-core machine with the server${standin ? ' and the Cielo stand-in' : ''})`);
+    if (standin) console.log(`ceiling: ${CONNECTIONS} connections / ${CIELO_LATENCY_MS} ms stand-in latency = ${((CONNECTIONS * 1000) / CIELO_LATENCY_MS).toFixed(0)}/s; p50 target <= ${CIELO_LATENCY_MS + 10} ms`);
     console.log(line('ceiling: bare node:http echo', ceiling.bare));
     console.log(line('ceiling: Fastify JSON echo', ceiling.fastify));
     console.log(line('POST /v1/payments', figures));
     console.log(`  ratio to Fastify echo: ${(figures.rps / ceiling.fastify.rps).toFixed(3)}; Authorized rows in the database: ${authorized}`);
   } finally {
     await server.stop();
+    standin?.stop();
     await cleanup();
   }
+}
+
+/** The Cielo stand-in as a process of its own (it must not share the server's or autocannon's event loop). */
+async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standins/cielo.ts'), '--port', '0', '--latency', String(CIELO_LATENCY_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  for (let i = 0; i < 200 && !/query=\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+  const match = /api=(\S+) query=(\S+)/.exec(out);
+  if (!match) throw new Error(`the Cielo stand-in did not start: ${out}`);
+  return { apiUrl: match[1], queryUrl: match[2], stop: () => child.kill('SIGTERM') };
 }
 
 async function countAuthorized(databaseUrl: string): Promise<number> {

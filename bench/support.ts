@@ -116,6 +116,17 @@ export function visaNumber(serial: number): string {
   return body + ((10 - (sum % 10)) % 10);
 }
 
+/**
+ * A Luhn-valid Visa number from a serial whose last digit is one of `digits` (Cielo's sandbox, and
+ * so its stand-in, decides by the last digit: '014' approve, '2' declines with 05).
+ */
+export function visaNumberEndingIn(serial: number, digits: string): string {
+  for (let n = serial * 10; ; n++) {
+    const pan = visaNumber(n);
+    if (digits.includes(pan.slice(-1))) return pan;
+  }
+}
+
 /** A valid CPF from a serial (for spreading documents like honest traffic). */
 export function cpf(serial: number): string {
   const base = String(100000000 + serial).slice(-9);

@@ -6,7 +6,7 @@
  * writing the same SQLite file would collide with it), and the receiver stays in the parent.
  */
 import { loadConfig } from '../src/config.js';
-import { createContext } from '../src/context.js';
+import { closeContext, createContext } from '../src/context.js';
 import { createLogger } from '../src/logger.js';
 import { recordNotifications } from '../src/modules/webhooks/outbox.js';
 
@@ -24,15 +24,13 @@ async function main() {
     if (wait > 1) await new Promise((r) => setTimeout(r, wait));
     const at = ctx.clock.now().toISOString();
     await ctx.database.db.transaction().execute((trx) =>
-      recordNotifications(trx, [{ ...account, type: 'TransactionStatus', nsu: `steady-${i}`, codAuth: 'BENCH1', installmentNumber: 0, oldValue: '', newValue: 'Authorized', at }]),
+      recordNotifications(trx, ctx.queue, [{ ...account, type: 'TransactionStatus', nsu: `steady-${i}`, codAuth: 'BENCH1', installmentNumber: 0, oldValue: '', newValue: 'Authorized', at }]),
     );
   }
   process.stdout.write(`produced ${(count / ((performance.now() - started) / 1000)).toFixed(0)}\n`);
   // Deliver what is left, then stop when the parent says so.
   process.on('SIGTERM', async () => {
-    await ctx.worker.stop();
-    ctx.webhooks.close();
-    await ctx.database.close();
+    await closeContext(ctx);
     process.exit(0);
   });
 }

@@ -30,6 +30,10 @@ export async function resolveSecrets(config: Config, database: Database): Promis
   };
 }
 
+/** The demo account's row in `settings`, its password sealed with this associated data (also src/security/sealed-columns.ts). */
+export const DEMO_ACCOUNT_SETTING = 'sandbox_demo_account';
+export const DEMO_PASSWORD_AD = 'demo';
+
 export interface DemoAccount {
   merchantId: string;
   accountNumber: number;
@@ -43,10 +47,10 @@ export interface DemoAccount {
  * stored as a slow hash like any other.
  */
 export async function ensureDemoAccount(database: Database, merchants: MerchantService, cipher: DataCipher): Promise<DemoAccount> {
-  const stored = await setting(database, 'sandbox_demo_account');
+  const stored = await setting(database, DEMO_ACCOUNT_SETTING);
   if (stored) {
     const demo = JSON.parse(stored) as Omit<DemoAccount, 'password'> & { password: string };
-    return { ...demo, password: cipher.decrypt(demo.password, 'demo') };
+    return { ...demo, password: cipher.decrypt(demo.password, DEMO_PASSWORD_AD) };
   }
   const merchant = await merchants.create({
     name: 'Demo Store',
@@ -59,11 +63,11 @@ export async function ensureDemoAccount(database: Database, merchants: MerchantS
     merchantId: merchant.merchantId,
     accountNumber: merchant.accountNumber,
     userName: credential.userName,
-    password: cipher.encrypt(credential.password, 'demo'),
+    password: cipher.encrypt(credential.password, DEMO_PASSWORD_AD),
   };
   await database.db
     .insertInto('settings')
-    .values({ key: 'sandbox_demo_account', value: JSON.stringify(demo) })
+    .values({ key: DEMO_ACCOUNT_SETTING, value: JSON.stringify(demo) })
     .onConflict((oc) => oc.column('key').doNothing())
     .execute();
   return ensureDemoAccount(database, merchants, cipher);

@@ -1,3 +1,6 @@
+import { loadDatabaseSettings, type DatabaseSettings } from './db/settings.js';
+import { hostname } from 'node:os';
+import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
 /**
  * Every setting the service reads from the environment, parsed once and validated.
  * Contract section 1 lists the names and defaults; production mode refuses to start
@@ -12,9 +15,13 @@ export interface Config {
   gatewayBasePath: string;
   integrationBasePath: string;
   databaseUrl: string;
+  /** DATABASE_URL was set (production never falls back to the embedded file). */
+  databaseUrlSet: boolean;
   mode: GatewayMode;
   adminApiKey: string | undefined;
   dataKey: string | undefined;
+  /** DATA_KEYS_PREVIOUS: keys that open values sealed before a rotation, never seal (base64, 32 bytes each). */
+  dataKeysPrevious: string[];
   publicUrl: string;
   tokenTtlSeconds: number;
   role: Role;
@@ -27,10 +34,24 @@ export interface Config {
   workerPollMs: number;
   /** Jobs one worker runs at the same time (webhook deliveries wait on receivers, so many). */
   workerConcurrency: number;
+  /** A claimed job's lease (wall clock, ms), renewed every third of it while the job runs: a dead worker's jobs are free after it. */
+  jobLeaseMs: number;
+  /** Names this instance across restarts (default `<hostname>:<PORT>`): a restart takes back at once the running jobs its previous process held. */
+  instanceId: string;
   /** A webhook or callback receiver must answer within this (contract: 30 s). */
   webhookTimeoutMs: number;
   /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
   bankSlipBankCode: string;
+  /** ACQUIRER, CIELO_*, ACQUIRER_TIMEOUT_MS (src/acquirer/config.ts). */
+  acquirer: AcquirerConfig;
+  /** DB_*_TIMEOUT_MS: connection, statement, idle-in-transaction and start-up waits (src/db/settings.ts). */
+  databaseSettings: DatabaseSettings;
+  /** METRICS_TOKEN: the bearer token /metrics requires; production without it does not serve /metrics. */
+  metricsToken: string | undefined;
+  /** DOCS_PUBLIC: serve /docs and /openapi.json (default: sandbox yes, production no). */
+  docsPublic: boolean;
+  /** Conciliation range searches: CONCIL_MAX_RANGE_DAYS, CONCIL_MAX_CONCURRENT_PER_MERCHANT, CONCIL_PAGE_ROWS (rows per keyset read). */
+  conciliation: { maxRangeDays: number; maxConcurrentPerMerchant: number; pageRows: number };
 }
 
 export class ConfigError extends Error {}
@@ -61,6 +82,53 @@ function bankCode(value: string | undefined): string {
   return code;
 }
 
+/**
+ * Worker ids are `<instanceId>/<pid>-<random>`: the `/` must stay a separator, so the id has
+ * none. Two processes on one host cannot share a port, so `<hostname>:<PORT>` names "the same
+ * instance" across restarts (an operator running several per host on other ports is covered).
+ */
+function instanceId(value: string | undefined, port: number): string {
+  if (value === undefined || value === '') {
+    return `${hostname()}:${port}`.replace(/[^A-Za-z0-9._:-]/g, '-').slice(-100);
+  }
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(value)) {
+    throw new ConfigError(`INSTANCE_ID must be 1 to 100 characters among A-Z a-z 0-9 . _ : -, got "${value}"`);
+  }
+  return value;
+}
+
+/**
+ * DATA_KEYS_PREVIOUS: comma-separated base64 keys of 32 bytes. A malformed entry is named by
+ * its position, never echoed: it is a secret.
+ */
+function previousDataKeys(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === '') return [];
+  return value.split(',').map((entry, i) => {
+    const key = entry.trim();
+    if (!/^[A-Za-z0-9+/_-]+={0,2}$/.test(key) || Buffer.from(key, 'base64').length !== 32) {
+      throw new ConfigError(`DATA_KEYS_PREVIOUS entry ${i + 1} must be 32 bytes encoded in base64 (comma-separated, as DATA_KEY: openssl rand -base64 32)`);
+    }
+    return key;
+  });
+}
+
+/** A bearer token in a header: visible ASCII, no spaces, long enough not to be guessed. Never echoed: it is a secret. */
+function metricsToken(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (!/^[\x21-\x7e]{16,512}$/.test(value)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 512 visible ASCII characters without spaces (e.g. openssl rand -hex 32)');
+  }
+  return value;
+}
+
+function flag(value: string | undefined, fallback: boolean, name: string): boolean {
+  const v = (value ?? '').trim().toLowerCase();
+  if (v === '') return fallback;
+  if (v === 'true') return true;
+  if (v === 'false') return false;
+  throw new ConfigError(`${name} must be "true" or "false", got "${value}"`);
+}
+
 function parseTrustProxy(value: string | undefined): Config['trustProxy'] {
   if (value === undefined || value === '' || value === 'false') return false;
   if (value === 'true') return true;
@@ -89,9 +157,11 @@ export function loadConfig(env: Env = process.env): Config {
     gatewayBasePath,
     integrationBasePath,
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/gateway.db',
+    databaseUrlSet: Boolean(env.DATABASE_URL),
     mode,
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataKey: env.DATA_KEY || undefined,
+    dataKeysPrevious: previousDataKeys(env.DATA_KEYS_PREVIOUS),
     publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
     tokenTtlSeconds: integer(env.TOKEN_TTL_SECONDS, 3600, 'TOKEN_TTL_SECONDS', 60, 86400 * 7),
     role,
@@ -100,18 +170,41 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env.PASSWORD_HASH_COST, 15, 'PASSWORD_HASH_COST', 10, 20),
     workerPollMs: integer(env.WORKER_POLL_MS, 250, 'WORKER_POLL_MS', 10, 60000),
     workerConcurrency: integer(env.WORKER_CONCURRENCY, 32, 'WORKER_CONCURRENCY', 1, 512),
+    jobLeaseMs: integer(env.JOB_LEASE_MS, 30000, 'JOB_LEASE_MS', 1000, 600000),
+    instanceId: instanceId(env.INSTANCE_ID, port),
     webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 30000, 'WEBHOOK_TIMEOUT_MS', 100, 120000),
     bankSlipBankCode: bankCode(env.BANK_SLIP_BANK_CODE),
+    databaseSettings: loadDatabaseSettings(env, integer),
+    metricsToken: metricsToken(env.METRICS_TOKEN),
+    docsPublic: flag(env.DOCS_PUBLIC, mode === 'sandbox', 'DOCS_PUBLIC'),
+    conciliation: {
+      // The contract's 90 days (section 9) by default; an operator may ask for less (issue 16 suggests 31).
+      maxRangeDays: integer(env.CONCIL_MAX_RANGE_DAYS, 90, 'CONCIL_MAX_RANGE_DAYS', 0, 366),
+      maxConcurrentPerMerchant: integer(env.CONCIL_MAX_CONCURRENT_PER_MERCHANT, 2, 'CONCIL_MAX_CONCURRENT_PER_MERCHANT', 1, 1000),
+      pageRows: integer(env.CONCIL_PAGE_ROWS, 2000, 'CONCIL_PAGE_ROWS', 1, 50_000),
+    },
+    acquirer: loadAcquirerConfig(env, (message) => {
+      throw new ConfigError(message);
+    }, integer),
   };
 }
 
-/** Production never invents secrets: it names every one that is missing or malformed. */
+/**
+ * Production never invents secrets: it names every one that is missing or malformed. Either
+ * mode refuses a half-configured acquirer (ACQUIRER=cielo without its credentials).
+ */
 export function assertProductionSecrets(config: Config): void {
-  if (config.mode !== 'production') return;
+  if (config.mode !== 'production') {
+    const problems = acquirerProblems(config.acquirer, config.mode);
+    if (problems.length) throw new ConfigError(`Refusing to start:\n- ${problems.join('\n- ')}`);
+    return;
+  }
   const problems: string[] = [];
   if (!config.adminApiKey) problems.push('ADMIN_API_KEY is required in production (the operator key for /admin)');
   else if (config.adminApiKey.length < 32) problems.push('ADMIN_API_KEY must be at least 32 characters');
   if (!config.dataKey) problems.push('DATA_KEY is required in production (32 bytes, base64: openssl rand -base64 32)');
   else if (Buffer.from(config.dataKey, 'base64').length !== 32) problems.push('DATA_KEY must be 32 bytes encoded in base64');
+  if (!config.databaseUrlSet) problems.push('DATABASE_URL is required in production (postgres://...); the embedded ./data/gateway.db is for the sandbox');
+  problems.push(...acquirerProblems(config.acquirer, config.mode));
   if (problems.length) throw new ConfigError(`Refusing to start in production mode:\n- ${problems.join('\n- ')}`);
 }

@@ -8,30 +8,33 @@ import { adminKeyDigest } from './http/guards.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/registry.js';
 import { Worker } from './jobs/worker.js';
-import { registerMaintenanceJobs } from './jobs/maintenance.js';
+import { Maintenance } from './jobs/maintenance.js';
 import { AntiFraudEngine } from './modules/antifraud/engine.js';
 import { ConfiguredIpCountries } from './modules/antifraud/ip-countries.js';
 import { AuthService } from './modules/auth/service.js';
 import { CardKeyService } from './modules/cards/keys.js';
 import { CardService } from './modules/cards/service.js';
-import { PaymentService, RECOVER_JOB } from './modules/payments/service.js';
+import { PaymentService } from './modules/payments/service.js';
 import { PricingStore } from './modules/settlement/pricing.js';
-import { SettlementService, SWEEP_JOB } from './modules/settlement/service.js';
-import { EXPIRE_JOB, PixService } from './modules/pix/service.js';
-import { SandboxAcquirer } from './acquirer/sandbox.js';
-import type { Acquirer } from './acquirer/types.js';
-import { TokenSigner } from './modules/auth/tokens.js';
+import { SettlementService } from './modules/settlement/service.js';
+import { PixService } from './modules/pix/service.js';
+import { AcquirerConnections } from './acquirer/connections.js';
+import { AcquirerRouter } from './acquirer/router.js';
+import { SandboxAcquirer } from './acquirer/sandbox/acquirer.js';
+import { signingKeysOf, TokenSigner } from './modules/auth/tokens.js';
 import { MerchantService } from './modules/merchants/service.js';
-import { EXPIRE_JOB as LINK_EXPIRE_JOB, PaymentLinkService } from './modules/paymentlinks/service.js';
+import { PaymentLinkService } from './modules/paymentlinks/service.js';
 import { RecurrenceService } from './modules/recurrence/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
 import { DataCipher } from './security/data-cipher.js';
-import { BankSlipService, registerBankSlipJobs } from './modules/bankslips/service.js';
+import { openKeyring } from './security/keyring.js';
+import { BankSlipService } from './modules/bankslips/service.js';
 import { systemResolver, type HostResolver } from './modules/webhooks/address-policy.js';
 import { WebhookDelivery } from './modules/webhooks/delivery.js';
 import { HttpPoster } from './modules/webhooks/http-post.js';
 import { DeliveryMetrics } from './modules/webhooks/metrics.js';
 import { WebhookService } from './modules/webhooks/service.js';
+import { GatewayMetrics } from './observability/metrics.js';
 
 /**
  * Everything a request handler or job needs, built once per process. There is no global
@@ -55,8 +58,10 @@ export interface AppContext {
   handlers: JobHandlers;
   worker: Worker;
   antifraud: AntiFraudEngine;
-  /** The card network: the sandbox acquirer is the one implementation so far. */
-  acquirer: Acquirer;
+  /** The card network: each merchant's connector (its own Cielo connection, else ACQUIRER's). */
+  acquirer: AcquirerRouter;
+  /** Per-merchant acquirer connections (operator API). */
+  acquirerConnections: AcquirerConnections;
   payments: PaymentService;
   /** Payment links and their hosted checkout (contract section 7). */
   paymentLinks: PaymentLinkService;
@@ -74,6 +79,8 @@ export interface AppContext {
   ipCountries: ConfiguredIpCountries;
   /** Present in sandbox mode only. */
   sandboxClock?: SandboxClockService;
+  /** The business series of /metrics: payments, acquirer calls, jobs, webhook backlog, pool (src/observability). */
+  metrics: GatewayMetrics;
 }
 
 export interface ContextOptions {
@@ -84,20 +91,42 @@ export interface ContextOptions {
   resolveHost?: HostResolver;
 }
 
+/** The sandbox keeps the key it generated in the database; a DATA_KEY set later does not open its data. */
+function sandboxKeyHint(config: Config): string | undefined {
+  if (config.mode !== 'sandbox' || !config.dataKey) return undefined;
+  return 'A sandbox database first started without DATA_KEY keeps the key it generated (settings.sandbox_data_key): unset DATA_KEY to use it.';
+}
+
 export async function createContext(config: Config, options: ContextOptions): Promise<AppContext> {
-  const database = options.database ?? (await openDatabase(config.databaseUrl));
+  const database =
+    options.database ??
+    (await openDatabase(config.databaseUrl, {
+      settings: config.databaseSettings,
+      onConnectionError: (error) => options.logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
+    }));
   await migrateToLatest(database);
   const secrets = await resolveSecrets(config, database);
-  const cipher = DataCipher.fromBase64(secrets.dataKey);
+  // The keyring: DATA_KEY seals, DATA_KEYS_PREVIOUS only opens. Refuses to start (ConfigError)
+  // when it cannot open this database's canary; loads the lookup keys (fingerprints, hashes).
+  const cipher = DataCipher.fromBase64(secrets.dataKey, config.dataKeysPrevious);
+  await openKeyring(database, cipher, { hint: sandboxKeyHint(config) });
 
   const virtualClock = config.mode === 'sandbox' ? new VirtualClock() : undefined;
   const clock: Clock = virtualClock ?? new SystemClock();
 
   const handlers = new JobHandlers();
+  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger });
   // The registry gives each kind its own max attempts.
-  const queue = new JobQueue(database, clock, handlers);
-  const worker = new Worker(queue, handlers, clock, { pollMs: config.workerPollMs, concurrency: config.workerConcurrency, logger: options.logger });
-  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker) : undefined;
+  const queue = new JobQueue(database, clock, handlers, { metrics, logger: options.logger });
+  const worker = new Worker(queue, handlers, clock, {
+    pollMs: config.workerPollMs,
+    concurrency: config.workerConcurrency,
+    leaseMs: config.jobLeaseMs,
+    instanceId: config.instanceId,
+    logger: options.logger,
+  });
+  // The advance claims under the worker's id and lease, and logs like it (a failed lease renewal).
+  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker, { logger: options.logger }) : undefined;
   await sandboxClock?.load();
   const ipCountries = new ConfiguredIpCountries(database, clock);
   // The public key must exist before the first request asks for it.
@@ -106,12 +135,14 @@ export async function createContext(config: Config, options: ContextOptions): Pr
 
   const antifraud = new AntiFraudEngine(database, clock, cipher, ipCountries, { sandbox: config.mode === 'sandbox' });
   const cards = new CardService(database, cipher, clock, cardKeys);
-  const acquirer = new SandboxAcquirer();
-  const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock));
-  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement }, acquirer);
-  const pix = new PixService(database, clock, queue, settlement, config.publicUrl);
-
+  const acquirerConnections = new AcquirerConnections(database, cipher, clock);
+  const acquirer = new AcquirerRouter(config.acquirer, new SandboxAcquirer(database, clock), acquirerConnections, metrics);
+  // Settlement moves fully received payments to Paid through the payment service, which is built next (it needs settlement).
+  const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock), (): PaymentService => payments);
+  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement, metrics }, acquirer);
   const merchants = new MerchantService(database, clock, config.passwordHashCost);
+  const pix = new PixService(database, clock, queue, settlement, merchants, config.publicUrl);
+
   const production = config.mode === 'production';
   const resolve = options.resolveHost ?? systemResolver;
   const poster = new HttpPoster({ timeoutMs: config.webhookTimeoutMs, publicOnly: production, resolve });
@@ -127,7 +158,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     adminApiKey: secrets.adminApiKey,
     adminKeyDigest: adminKeyDigest(secrets.adminApiKey),
     merchants,
-    auth: new AuthService(database, clock, new TokenSigner(cipher.deriveKey('jwt-signing'), config.tokenTtlSeconds), config.passwordHashCost),
+    auth: new AuthService(database, clock, new TokenSigner(signingKeysOf(cipher), config.tokenTtlSeconds), merchants, config.passwordHashCost, options.logger),
     cardKeys,
     cards,
     queue,
@@ -135,23 +166,33 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     worker,
     antifraud,
     acquirer,
+    acquirerConnections,
     payments,
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
-    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue }),
+    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
     settlement,
-    bankSlips: new BankSlipService({ database, clock, queue, config }),
+    bankSlips: new BankSlipService({ database, clock, queue, config, merchants }),
     pix,
     webhooks,
     ipCountries,
     sandboxClock,
+    metrics,
   };
-  await registerMaintenanceJobs(ctx);
-  registerBankSlipJobs(ctx);
-  handlers.register(RECOVER_JOB, async ({ paymentId }: { paymentId: string }) => payments.recover(paymentId));
-  ctx.recurrence.registerJobs(handlers);
-  webhooks.registerJobs(handlers);
-  handlers.register(SWEEP_JOB, async () => void (await settlement.sweep()));
-  handlers.register(EXPIRE_JOB, async ({ id }: { id: string }) => pix.expire(id));
-  handlers.register(LINK_EXPIRE_JOB, async ({ id }: { id: string }) => ctx.paymentLinks.expire(id));
+  // Every module owns its job kinds (`jobs()`: kind, handler, options); all are registered the same way.
+  const maintenance = new Maintenance({ database, clock, queue });
+  for (const owner of [maintenance, ctx.bankSlips, payments, ctx.recurrence, webhooks, settlement, pix, ctx.paymentLinks]) handlers.registerAll(owner.jobs());
+  await maintenance.start();
   return ctx;
+}
+
+/**
+ * Stops what a context runs, after its HTTP app is closed: the worker (waiting for its running
+ * jobs), the keep-alive connections to webhook receivers and acquirers, and the database unless
+ * the caller shares it with another context.
+ */
+export async function closeContext(ctx: AppContext, options: { keepDatabase?: boolean } = {}): Promise<void> {
+  await ctx.worker.stop();
+  ctx.webhooks.close();
+  ctx.acquirer.close();
+  if (!options.keepDatabase) await ctx.database.close();
 }

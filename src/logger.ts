@@ -20,6 +20,8 @@ const SENSITIVE_FIELDS = [
   'secret',
   'adminApiKey',
   'dataKey',
+  'dataKeysPrevious',
+  'metricsToken',
 ];
 
 export const REDACT_PATHS = [

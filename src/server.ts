@@ -1,6 +1,8 @@
+import { SANDBOX_IN_PRODUCTION_WARNING } from './acquirer/config.js';
 import { assertProductionSecrets, ConfigError, loadConfig } from './config.js';
 import { ensureDemoAccount } from './bootstrap.js';
-import { createContext } from './context.js';
+import { closeContext, createContext } from './context.js';
+import { openDatabaseWhenReady } from './db/connection.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
 
@@ -12,7 +14,12 @@ async function main(): Promise<void> {
   const config = loadConfig();
   assertProductionSecrets(config);
   const logger = createLogger(config.logLevel);
-  const ctx = await createContext(config, { logger });
+  const database = await openDatabaseWhenReady(config.databaseUrl, {
+    settings: config.databaseSettings,
+    onConnectionError: (error) => logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
+    log: (message, fields) => logger.warn(fields, message),
+  });
+  const ctx = await createContext(config, { logger, database });
   const app = await buildApp(ctx, { apis: config.role !== 'worker' });
   await app.listen({ port: config.port, host: config.host });
   if (config.role !== 'api') ctx.worker.start();
@@ -21,7 +28,8 @@ async function main(): Promise<void> {
     const demo = await ensureDemoAccount(ctx.database, ctx.merchants, ctx.cipher);
     printSandboxBanner(config.publicUrl, config.gatewayBasePath, config.integrationBasePath, demo, ctx.adminApiKey);
   }
-  logger.info({ port: config.port, mode: config.mode, role: config.role, database: ctx.database.dialect }, 'ready');
+  if (config.mode === 'production' && ctx.acquirer.defaultIsSandbox) logger.warn({ acquirer: 'sandbox' }, SANDBOX_IN_PRODUCTION_WARNING);
+  logger.info({ port: config.port, mode: config.mode, role: config.role, database: ctx.database.dialect, acquirer: ctx.acquirer.defaultIsSandbox ? 'sandbox' : 'cielo' }, 'ready');
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -30,9 +38,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'shutting down: no new requests, finishing in-flight requests and jobs');
     try {
       await app.close(); // stops accepting, waits for in-flight requests
-      await ctx.worker.stop(); // waits for running jobs
-      ctx.webhooks.close();
-      await ctx.database.close();
+      await closeContext(ctx); // waits for running jobs, then closes connections and the database
       process.exit(0);
     } catch (error) {
       logger.error({ err: error }, 'shutdown failed');

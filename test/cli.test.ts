@@ -1,7 +1,10 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli.js';
 import { testApp, type TestApp } from './support/harness.js';
-import { testDialect } from './support/database.js';
+import { loadConfig } from '../src/config.js';
+import { migrations } from '../src/db/migrate.js';
+import { TEST_DATABASE_URL, testDialect, underSchemaLock } from './support/database.js';
 
 describe(`command-line tool (${testDialect})`, () => {
   let t: TestApp;
@@ -11,9 +14,12 @@ describe(`command-line tool (${testDialect})`, () => {
   afterAll(() => t.close());
 
   async function cli(...argv: string[]) {
+    return cliWith(t.ctx, ...argv);
+  }
+  async function cliWith(ctx: TestApp['ctx'], ...argv: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) }, t.ctx);
+    const code = await runCli(argv, { out: (s) => out.push(s), err: (s) => err.push(s) }, ctx);
     return { code, json: out.length ? JSON.parse(out.join('\n')) : undefined, err: err.join('\n') };
   }
 
@@ -55,5 +61,60 @@ describe(`command-line tool (${testDialect})`, () => {
     const res = await cli('migrate');
     expect(res.code).toBe(0);
     expect(res.json).toEqual({ applied: [] }); // already at the latest
+    const up = await cli('migrate', 'up');
+    expect(up).toMatchObject({ code: 0, json: { applied: [] } });
+  });
+
+  it('migrate status lists applied and pending migrations; down reverts one step, up applies it again', async () => {
+    const names = Object.keys(migrations);
+    const last = names.at(-1)!;
+    const status = await cli('migrate', 'status');
+    expect(status.code).toBe(0);
+    expect(status.json.applied.map((m: { name: string }) => m.name)).toEqual(names);
+    expect(status.json.applied.every((m: { executedAt: string }) => !Number.isNaN(Date.parse(m.executedAt)))).toBe(true);
+    expect(status.json).toMatchObject({ pending: [], unknown: [] });
+
+    // Kysely's migrator introspects every schema: on PostgreSQL it takes turns with the other
+    // test files' schema drops (test/support/database.ts).
+    const down = await underSchemaLock(() => cli('migrate', 'down'));
+    expect(down).toMatchObject({ code: 0, json: { reverted: [last] } });
+    const after = await cli('migrate', 'status');
+    expect(after.json.applied.map((m: { name: string }) => m.name)).toEqual(names.slice(0, -1));
+    expect(after.json.pending).toEqual([last]);
+    // The reverted migration's work is undone: the migration table no longer lists it (its
+    // down() ran in the same transaction, so what it created went with it).
+    const recorded = await sql<{ name: string }>`select name from kysely_migration`.execute(t.ctx.database.db);
+    expect(recorded.rows.map((r) => r.name)).not.toContain(last);
+
+    const up = await underSchemaLock(() => cli('migrate', 'up'));
+    expect(up).toMatchObject({ code: 0, json: { applied: [last] } });
+    expect((await cli('migrate', 'status')).json.pending).toEqual([]);
+
+    const unknown = await cli('migrate', 'sideways');
+    expect(unknown.code).toBe(64);
+    expect(unknown.err).toContain('migrate [status | up | down [--yes]]');
+  });
+
+  it('migrate down on a production database needs --yes', async () => {
+    const production = loadConfig({
+      GATEWAY_MODE: 'production',
+      ADMIN_API_KEY: 'production-admin-key-0123456789abcdef',
+      DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+      DATABASE_URL: TEST_DATABASE_URL, // the CLI works on the context's database
+      ACQUIRER: 'sandbox',
+    });
+    const ctx = { ...t.ctx, config: production };
+    const last = Object.keys(migrations).at(-1)!;
+
+    const refused = await cliWith(ctx, 'migrate', 'down');
+    expect(refused.code).toBe(1);
+    expect(refused.json[0].tag).toBe('confirmation_required');
+    expect(refused.json[0].description).toContain(last);
+    expect(refused.json[0].description).toContain('--yes');
+    expect((await cliWith(ctx, 'migrate', 'status')).json.pending).toEqual([]); // nothing reverted
+
+    const confirmed = await underSchemaLock(() => cliWith(ctx, 'migrate', 'down', '--yes'));
+    expect(confirmed).toMatchObject({ code: 0, json: { reverted: [last] } });
+    expect(await underSchemaLock(() => cliWith(ctx, 'migrate'))).toMatchObject({ code: 0, json: { applied: [last] } });
   });
 });

@@ -91,5 +91,45 @@ describe.runIf(testDialect === 'sqlite')('npm start (embedded database)', () => 
     expect(await exited(child)).toBe(2);
     expect(err).toContain('ADMIN_API_KEY is required');
     expect(err).toContain('DATA_KEY is required');
+    expect(err).toContain('ACQUIRER is required');
+  });
+
+  const productionEnv = (extra: Record<string, string>) => ({
+    PATH: process.env.PATH,
+    GATEWAY_MODE: 'production',
+    HOST: '127.0.0.1',
+    ADMIN_API_KEY: 'a'.repeat(40),
+    DATA_KEY: Buffer.alloc(32, 7).toString('base64'),
+    PASSWORD_HASH_COST: '10',
+    ...extra,
+  });
+
+  it('refuses production without an explicit DATABASE_URL and ACQUIRER, naming both', async () => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/server.ts')], { cwd: dataDir, env: productionEnv({ PORT: '18434' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr!.on('data', (d) => (err += d));
+    expect(await exited(child)).toBe(2);
+    expect(err).toContain('DATABASE_URL is required in production');
+    expect(err).toContain('ACQUIRER is required in production');
+    expect(err).not.toContain('ADMIN_API_KEY');
+  });
+
+  it('starts production with ACQUIRER=sandbox only as stated: a warning at start and in /readyz', async () => {
+    const child = spawn(process.execPath, [join(root, 'node_modules/tsx/dist/cli.mjs'), join(root, 'src/server.ts')], {
+      env: productionEnv({ PORT: '18435', ACQUIRER: 'sandbox', DATABASE_URL: `sqlite:${join(dataDir, 'prod-sandbox.db')}` }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout!.on('data', (d) => (out += d));
+    child.stderr!.on('data', (d) => (out += d));
+    try {
+      for (let i = 0; i < 200 && !out.includes('"ready"'); i++) await new Promise((r) => setTimeout(r, 50));
+      expect(out).toContain('ACQUIRER=sandbox in production');
+      const ready = await (await fetch('http://127.0.0.1:18435/readyz')).json();
+      expect(ready).toMatchObject({ status: 'ready', acquirer: 'sandbox', warnings: [expect.stringContaining('nothing reaches a card network')] });
+    } finally {
+      child.kill('SIGTERM');
+      await exited(child);
+    }
   });
 });

@@ -3,9 +3,10 @@ import type { CardBrand } from '../domain/cards.js';
 /**
  * The acquirer contract (after Medusa's IPaymentProvider): typed inputs and outputs, an
  * idempotency key on every call, and results mapped to a fixed set of ABECS return codes.
- * A real acquirer is one more implementation of this interface; nothing else changes.
+ * Each connector (the sandbox, Cielo) maps its own answers onto these; nothing outside its
+ * folder knows the party's field names.
  */
-export type ReturnCode = '00' | '05' | '14' | '41' | '43' | '46' | '51' | '54' | '57' | '59' | '96';
+export type ReturnCode = '00' | '05' | '14' | '41' | '43' | '46' | '51' | '54' | '57' | '59' | '78' | '96';
 
 export const RETURN_MESSAGES: Record<ReturnCode, string> = {
   '00': 'Approved',
@@ -18,6 +19,7 @@ export const RETURN_MESSAGES: Record<ReturnCode, string> = {
   '54': 'Expired card',
   '57': 'Transaction not permitted',
   '59': 'Suspected fraud',
+  '78': 'Card blocked',
   '96': 'System failure',
 };
 
@@ -61,25 +63,56 @@ export type AuthorizeResult =
       acquirerReference: string;
     }
   | {
-      /** The acquirer could not process it (96, timeout, network): nothing was charged. */
+      /** The acquirer answered that it could not process it (96, a refused request): nothing was charged. */
       outcome: 'failed';
       returnCode: '96';
       returnMessage: string;
     };
 
 export interface CancelRequest {
+  merchantId: string;
   acquirerReference: string;
   amount: number; // cents, the full amount
 }
 
 export type CancelResult = { outcome: 'canceled' } | { outcome: 'failed'; returnMessage: string };
 
+export interface LookupRequest {
+  merchantId: string;
+  /** The authorization's idempotency key: our payment id (Cielo's MerchantOrderId). */
+  idempotencyKey: string;
+}
+
+/**
+ * The call got no answer. `sent: false` means the request never left (connection refused, no
+ * such host): the acquirer cannot have acted on it. `sent: true` means it may have: the
+ * outcome is unknown, never a decline, and must be looked up.
+ */
+export class AcquirerUnavailable extends Error {
+  constructor(
+    readonly sent: boolean,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AcquirerUnavailable';
+  }
+}
+
 export interface Acquirer {
+  /** Throws AcquirerUnavailable when no answer came. */
   authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult>;
+  /** Throws AcquirerUnavailable when no answer came (a cancel is safe to send again). */
   cancel(request: CancelRequest, context: CallContext): Promise<CancelResult>;
   /**
-   * What the acquirer recorded under an idempotency key, or null when it never received the
-   * call. Used to settle a payment left Pending by a crash without charging twice.
+   * What the acquirer recorded under an authorization's idempotency key, or null when it has
+   * no record of it. Throws AcquirerUnavailable when it cannot be asked: an unanswered lookup
+   * never means "not received".
    */
-  lookup(idempotencyKey: string): Promise<AuthorizeResult | null>;
+  lookup(request: LookupRequest): Promise<AuthorizeResult | 'pending' | null>;
+  /**
+   * How long after an authorization was sent a "no record of it" can be believed: a request
+   * still in flight (or a query replica lagging) could yet appear. 0 where the record is
+   * written synchronously with the answer (the sandbox's ledger).
+   */
+  settleWindowMs(merchantId: string): Promise<number>;
 }

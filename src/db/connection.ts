@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
 import type { DB } from './schema.js';
+import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -12,7 +13,17 @@ export interface Database {
   dialect: Dialect;
   /** PostgreSQL schema in use, when not the default search path. */
   schema?: string;
+  /** PostgreSQL: the pool's connections now (for /metrics). Absent on SQLite: one connection, no pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  /** Open connections, busy or idle. */
+  total: number;
+  idle: number;
+  /** Queries queued for a free connection. */
+  waiting: number;
 }
 
 /** A Kysely handle that is either the database or an open transaction. */
@@ -26,6 +37,10 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** Connection, statement and idle-in-transaction timeouts (default: the DB_*_TIMEOUT_MS defaults). */
+  settings?: DatabaseSettings;
+  /** Where a connection that dies while idle is reported (it is replaced on the next use). */
+  onConnectionError?: (error: Error) => void;
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
@@ -79,15 +94,78 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
   };
 }
 
+/**
+ * node-postgres leaves a client whose query timed out (`query_timeout`) waiting for that answer,
+ * so every later query on it queues behind a reply that may never come (a network that drops
+ * traffic). Such a client is cut instead: the pool then replaces it.
+ */
+class FailFastClient extends pg.Client {
+  override query(...args: unknown[]): any {
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).catch((error: unknown) => {
+        if (error instanceof Error && error.message === 'Query read timeout') (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+      });
+    }
+    return result;
+  }
+}
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
+  const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
   const pool = new pg.Pool({
     connectionString: url,
     max: options.poolSize ?? 20,
     options: schema ? `-c search_path=${schema}` : undefined,
+    // A database that drops traffic must not hang a request: no connection, no answer and no
+    // idle transaction waits longer than these.
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    query_timeout: settings.queryTimeoutMs,
+    idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
+    keepAlive: true,
+    Client: FailFastClient,
   });
+  // A terminated backend (pg_terminate_backend, a restart, a failover) makes its client emit
+  // 'error'; unhandled, that event kills the process. The pool drops the client and opens a new
+  // one on the next use; a query that was running on it fails on its own (and is answered 503).
+  const report = options.onConnectionError ?? (() => {});
+  pool.on('error', (error) => report(error));
+  pool.on('connect', (client) => client.on('error', (error) => report(error)));
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  return { db, dialect: 'postgres', schema, close: () => db.destroy() };
+  const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
+  return { db, dialect: 'postgres', schema, poolStats, close: () => db.destroy() };
+}
+
+/**
+ * Opens the database and waits for it to answer: a service started while its database restarts
+ * (or before it, in a compose file) retries with backoff for `settings.startTimeoutMs`, logging
+ * each failed try, instead of exiting at once.
+ */
+export async function openDatabaseWhenReady(
+  url: string,
+  options: OpenOptions & { log: (message: string, fields: Record<string, unknown>) => void; sleep?: (ms: number) => Promise<void> },
+): Promise<Database> {
+  const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+  const started = process.hrtime.bigint();
+  const elapsedMs = () => Number((process.hrtime.bigint() - started) / 1_000_000n);
+  for (let attempt = 1, delay = 500; ; attempt++, delay = Math.min(delay * 2, 5_000)) {
+    let database: Database | undefined;
+    try {
+      database = await openDatabase(url, options);
+      await sql`select 1`.execute(database.db);
+      if (attempt > 1) options.log('database reachable', { attempt });
+      return database;
+    } catch (error) {
+      await database?.close().catch(() => {});
+      const message = error instanceof Error ? error.message : String(error);
+      if (elapsedMs() + delay > settings.startTimeoutMs) throw new Error(`the database did not answer within ${settings.startTimeoutMs} ms (DB_START_TIMEOUT_MS): ${message}`);
+      options.log('database not reachable yet: retrying', { attempt, retryInMs: delay, error: message });
+      await sleep(delay);
+    }
+  }
 }

@@ -7,6 +7,8 @@ import * as m0004 from './migrations/0004_bankslips.js';
 import * as m0005 from './migrations/0005_paymentlinks.js';
 import * as m0006 from './migrations/0006_settlement.js';
 import * as m0007 from './migrations/0007_webhooks.js';
+import * as m0008 from './migrations/0008_acquirers.js';
+import * as m0009 from './migrations/0009_bankslip_listing_order.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -20,6 +22,8 @@ export const migrations: Record<string, Migration> = {
   '0005_paymentlinks': m0005,
   '0006_settlement': m0006,
   '0007_webhooks': m0007,
+  '0008_acquirers': m0008,
+  '0009_bankslip_listing_order': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -54,4 +58,45 @@ export async function migrateToLatest(database: Database): Promise<string[]> {
 export async function migrationsApplied(database: Database): Promise<boolean> {
   const applied = await appliedMigrations(database);
   return applied !== null && Object.keys(migrations).every((name) => applied.has(name));
+}
+
+export interface MigrationStatus {
+  /** Applied migrations in the order they run, with when each was applied. */
+  applied: { name: string; executedAt: string }[];
+  /** Known to this build, not applied yet (`gateway migrate up` applies them). */
+  pending: string[];
+  /** Applied to the database but unknown to this build: a newer version migrated it. */
+  unknown: string[];
+}
+
+/**
+ * `gateway migrate status`. Reads the migration table directly, like `appliedMigrations`, but
+ * says "no table" only when the table is really absent: an unreachable database is an error,
+ * never "everything pending".
+ */
+export async function migrationStatus(database: Database): Promise<MigrationStatus> {
+  const exists =
+    database.dialect === 'postgres'
+      ? (await sql<{ found: string | null }>`select to_regclass('kysely_migration')::text as found`.execute(database.db)).rows[0]?.found != null
+      : (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(database.db)).rows.length > 0;
+  const rows = exists
+    ? (await sql<{ name: string; timestamp: string }>`select "name", "timestamp" from "kysely_migration" order by "name"`.execute(database.db)).rows
+    : [];
+  const known = Object.keys(migrations);
+  const applied = new Set(rows.map((r) => r.name));
+  return {
+    applied: rows.filter((r) => known.includes(r.name)).map((r) => ({ name: r.name, executedAt: r.timestamp })),
+    pending: known.filter((name) => !applied.has(name)),
+    unknown: rows.filter((r) => !known.includes(r.name)).map((r) => r.name),
+  };
+}
+
+/**
+ * `gateway migrate down`: reverts the last applied migration (its `down()`), one step. Running
+ * instances keep serving code that expects the reverted schema: stop them first.
+ */
+export async function migrateDown(database: Database): Promise<string[]> {
+  const { error, results } = await migrator(database).migrateDown();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

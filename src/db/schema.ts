@@ -88,7 +88,7 @@ interface StoredCard {
   pan_length: number;
   exp_month: string;
   exp_year: string;
-  /** HMAC of the PAN under a key derived from DATA_KEY: equal cards, equal fingerprints. */
+  /** HMAC of the PAN under the card-fingerprint lookup key (stable across DATA_KEY rotations): equal cards, equal fingerprints. */
   fingerprint: string;
 }
 
@@ -143,6 +143,8 @@ export interface PaymentsTable {
   billing_id: string | null;
   created_at: string;
   updated_at: string;
+  /** Wall clock: when the authorization was last sent to the acquirer (a lookup's "not found" waits out the acquirer's settle window from here). */
+  acquirer_sent_at: string | null;
 }
 
 export interface PaymentEventsTable {
@@ -453,4 +455,32 @@ export interface DB {
   webhook_subscriptions: WebhookSubscriptionsTable;
   webhook_notifications: WebhookNotificationsTable;
   webhook_attempts: WebhookAttemptsTable;
+  sandbox_acquirer_ledger: SandboxAcquirerLedgerTable;
+  acquirer_connections: AcquirerConnectionsTable;
+}
+
+export interface SandboxAcquirerLedgerTable {
+  idempotency_key: string;
+  merchant_id: string;
+  amount: number;
+  outcome: 'approved' | 'declined' | 'failed';
+  return_code: string;
+  return_message: string;
+  authorization_code: string | null;
+  nsu: string | null;
+  acquirer_reference: string | null;
+  canceled_at: string | null;
+  created_at: string;
+}
+
+export interface AcquirerConnectionsTable {
+  merchant_id: string;
+  provider: string;
+  api_url: string;
+  query_url: string;
+  environment: 'production' | 'sandbox';
+  provider_merchant_id: string;
+  merchant_key_sealed: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -22,18 +22,33 @@ export function mod10Dv(digits: string): number {
   return (10 - (sum % 10)) % 10;
 }
 
+/** The digits weighted 2..9 cycling from the right, summed: the two mod 11 rules below differ only in their DV of 10 and 11. */
+function mod11Sum(digits: string): number {
+  let sum = 0;
+  for (let i = digits.length - 1, w = 2; i >= 0; i--, w = w === 9 ? 2 : w + 1) {
+    sum += (digits.charCodeAt(i) - 48) * w;
+  }
+  return sum;
+}
+
 /**
  * General DV over the 43 barcode digits without position 5: weights 2..9 cycling from the
  * right; 11 - remainder, and 0, 10 or 11 become 1. A bank slip DV is never 0; the arrecadação
  * rule (remainder 0/1 -> 0) used by some validators is a different standard.
  */
 export function barcodeDv(digits43: string): number {
-  let sum = 0;
-  for (let i = digits43.length - 1, w = 2; i >= 0; i--, w = w === 9 ? 2 : w + 1) {
-    sum += (digits43.charCodeAt(i) - 48) * w;
-  }
-  const r = 11 - (sum % 11);
+  const r = 11 - (mod11Sum(digits43) % 11);
   return r === 0 || r === 10 || r === 11 ? 1 : r;
+}
+
+/**
+ * Mod 11 with weights 2..9 cycling from the rightmost digit, DV = 11 - (sum % 11), and 10 or 11
+ * become 0: the usual rule of the our number ("nosso número") and of the bank code's own digit
+ * printed beside it (001-9, 237-2, 341-7, 104-0). Unlike the barcode's general DV, 0 is allowed.
+ */
+export function mod11Dv(digits: string): number {
+  const dv = 11 - (mod11Sum(digits) % 11);
+  return dv >= 10 ? 0 : dv;
 }
 
 /**

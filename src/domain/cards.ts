@@ -39,7 +39,8 @@ const HIPERCARD_BINS: ReadonlyArray<readonly [string, number]> = [
 ];
 
 const LENGTHS: Record<CardBrand, readonly number[]> = {
-  visa: [13, 16, 19],
+  // Visa issues 13 to 19 digits (16 by far the most; 17, 18 and 19 are issued today too).
+  visa: [13, 16, 17, 18, 19],
   mastercard: [16],
   amex: [15],
   elo: [16],

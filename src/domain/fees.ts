@@ -36,11 +36,6 @@ export function creditNetCents(pricing: Pricing, amountCents: bigint, installmen
   return net > 0n ? net : 0n;
 }
 
-/** A split share in cents: base x percent (2 decimals, 33.33 % = 3333n) / 100, half-up. */
-export function splitShareCents(baseCents: bigint, percentHundredths: bigint): bigint {
-  return mulDivHalfUp(baseCents, percentHundredths, 10_000n);
-}
-
 /*
  * Per-installment conciliation arithmetic (contract section 9) in the 10,4 unit of the seed:
  * integer ten-thousandths of a real (R$ 1.4950 = 14950n). Percents keep their 4-decimal scale,
@@ -82,6 +77,3 @@ export function installmentAmounts(amountCents: bigint, n: number, mdrPercent: b
 export function prepaymentCost(net: bigint, monthlyRate: bigint, days: number): bigint {
   return days > 0 ? prorataInterest(net, monthlyRate, 4, days) : 0n;
 }
-
-/** A split amount in any unit: base x percent (2 decimals, 12.5% = 1250n) / 100, half-up. */
-export const splitShare = splitShareCents;

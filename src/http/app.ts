@@ -21,6 +21,7 @@ import { registerSandboxRoutes } from '../modules/sandbox/routes.js';
 import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
 import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
+import { registerAcquirerRoutes } from '../acquirer/routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -45,6 +46,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // Requests that arrive while closing are answered by our own hook, in the error array.
+    return503OnClosing: false,
     frameworkErrors: (_error, _req, reply) => {
       void (reply as import('fastify').FastifyReply).code(400).send([{ tag: 'url', description: 'The request URL is malformed.' }]);
     },
@@ -55,8 +58,19 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   app.removeContentTypeParser(['text/plain']);
   installErrorHandling(app);
 
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
+    if (closing) {
+      // Shutting down: in-flight requests finish; new ones go to another instance.
+      return reply
+        .code(503)
+        .headers({ 'retry-after': '1', connection: 'close' })
+        .send([{ tag: 'shutting_down', description: 'This instance is shutting down. Retry the request.' }]);
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.info(
@@ -73,15 +87,16 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     );
   });
 
-  const metrics = installMetrics(app, ctx.webhooks.metrics());
+  const metrics = installMetrics(app, [...ctx.webhooks.metrics(), ...ctx.metrics.all()]);
   await installOpenApi(app, ctx.config);
-  installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.deriveKey('idempotency-request-hash'));
+  installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.lookupKey('idempotency-request-hash'));
 
   registerOpsRoutes(app, ctx, metrics);
   if (options.apis !== false) {
     registerAuthRoutes(app, ctx);
     registerAdminRoutes(app, ctx);
     registerAntifraudRoutes(app, ctx);
+    registerAcquirerRoutes(app, ctx);
     registerCardRoutes(app, ctx);
     registerPaymentRoutes(app, ctx);
     registerPaymentLinkRoutes(app, ctx);

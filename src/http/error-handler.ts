@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.js';
 import { ApiError, type ErrorItem } from './errors.js';
 import { validationErrors } from './validation.js';
 
@@ -46,12 +47,36 @@ export function installErrorHandling(app: FastifyInstance): void {
       const mapped = frameworkError(error);
       return reply.code(mapped.status).send(mapped.errors);
     }
+    // The database restarting or unreachable is not a bug: the caller should come back shortly.
+    // A payment already sent to the acquirer stays Pending and is settled by its recovery job.
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ error: error.message }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
+        .send([{ tag: 'database_unavailable', description: 'The database is not reachable right now. Retry after the Retry-After delay (a payment with the same Idempotency-Key).' }]);
+    }
     // Never leak internals: the detail goes to the log (redacted), the caller gets a generic body.
     request.log.error({ err: error }, 'unhandled error');
     return reply.code(500).send([{ tag: 'internal', description: 'Internal server error.' }]);
   });
 
+  // Every route's path as a pattern, so that a known path asked with another method is 405
+  // (with Allow), not 404: `PUT /v1/payments` exists as a path, just not as that method.
+  const routes: { method: string; pattern: RegExp }[] = [];
+  app.addHook('onRoute', (route) => {
+    const pattern = new RegExp(`^${route.url.replace(/\/+$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, pattern });
+  });
+
   app.setNotFoundHandler((request, reply) => {
+    const allowed = [...new Set(routes.filter((r) => r.pattern.test(request.url.split('?')[0])).map((r) => r.method))];
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      return reply
+        .code(405)
+        .header('allow', allowed.join(', '))
+        .send([{ tag: 'method_not_allowed', description: `${request.method} is not allowed here; use ${allowed.join(' or ')}.` }]);
+    }
     // Long digit runs are masked: a card number typed into a URL must not be echoed back.
     const path = request.url.split('?')[0].slice(0, 200).replace(/\d{12,19}/g, '****');
     reply.code(404).send([{ tag: 'not_found', description: `No route for ${request.method} ${path}.` }]);

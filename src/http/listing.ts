@@ -3,7 +3,8 @@ import { ApiError } from './errors.js';
 
 /** Query fields shared by every list: `page` >= 1, `limit` 1..100, `orderBy` (contract section 2). */
 export const ListQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+  // A bound: 1e308 is an integer to JSON Schema, and its offset would overflow every engine.
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, default: 1 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20 })),
   orderBy: Type.Optional(Type.String({ maxLength: 100, description: '`field`, `field:asc` or `field:desc`; default `createdDate:desc`' })),
 });

@@ -19,7 +19,11 @@ export const security = {
   admin: [{ adminKey: [] }],
 };
 
-/** OpenAPI 3.1 generated from the route schemas, served at /openapi.json and browsable at /docs. */
+/**
+ * OpenAPI 3.1 generated from the route schemas, served at /openapi.json and browsable at /docs
+ * while DOCS_PUBLIC (default: sandbox only). Hidden, both answer the not-found error array like
+ * any unknown path; the document is still generated (`app.swagger()`) for tooling.
+ */
 export async function installOpenApi(app: FastifyInstance, config: Config): Promise<void> {
   await app.register(swagger, {
     openapi: {
@@ -44,10 +48,12 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
           gatewayToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `From POST ${config.gatewayBasePath}/api/auth/token` },
           integrationToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `From POST ${config.integrationBasePath}/api/authentication/login` },
           adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' },
+          metricsToken: { type: 'http', scheme: 'bearer', description: 'METRICS_TOKEN (when set)' },
         },
       },
     },
   });
+  if (!config.docsPublic) return;
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -49,6 +49,8 @@ function describe(error: ErrorObject, field: string): string {
     case 'required':
       return `${field} is required.`;
     case 'type':
+      // Card amounts are integer cents; 150.5 is the commonest mistake, so say what to send.
+      if (p.type === 'integer' && /(^|\.)amount$/i.test(field)) return `${field} must be an integer number of cents (R$ 150.50 is 15050).`;
       return `${field} must be of type ${p.type}.`;
     case 'maxLength':
       return `${field} must have at most ${p.limit} characters.`;

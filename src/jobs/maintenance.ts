@@ -1,5 +1,8 @@
-import type { AppContext } from '../context.js';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/connection.js';
 import { purgeIdempotencyKeys } from '../http/idempotency.js';
+import type { JobQueue } from './queue.js';
+import type { JobDefinition } from './registry.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const KIND = 'maintenance.purge';
@@ -12,16 +15,30 @@ function nextRun(after: Date): Date {
  * A daily purge of expired idempotency keys and finished jobs. The dedupe key is the day, so
  * every instance may schedule it and it still runs once.
  */
-export async function registerMaintenanceJobs(ctx: AppContext): Promise<void> {
-  const schedule = (at: Date) =>
-    ctx.queue.enqueue(ctx.database.db, { kind: KIND, payload: {}, runAt: at, dedupeKey: `${KIND}:${at.toISOString().slice(0, 10)}` });
+export class Maintenance {
+  constructor(private readonly deps: { database: Database; clock: Clock; queue: JobQueue }) {}
 
-  ctx.handlers.register(KIND, async (_payload, { clock }) => {
-    const wallNow = clock.wallNow();
-    await purgeIdempotencyKeys(ctx.database, wallNow);
-    // Jobs record business time, so their retention is counted in business time too.
-    await ctx.queue.purgeFinished(new Date(clock.now().getTime() - 7 * DAY_MS));
-    await schedule(nextRun(clock.now()));
-  });
-  await schedule(nextRun(ctx.clock.now()));
+  jobs(): JobDefinition[] {
+    return [
+      {
+        kind: KIND,
+        handler: async (_payload, { clock }) => {
+          const wallNow = clock.wallNow();
+          await purgeIdempotencyKeys(this.deps.database, wallNow);
+          // Jobs record business time, so their retention is counted in business time too.
+          await this.deps.queue.purgeFinished(new Date(clock.now().getTime() - 7 * DAY_MS));
+          await this.schedule(nextRun(clock.now()));
+        },
+      },
+    ];
+  }
+
+  /** Schedules the next purge (each process at start; each run schedules the one after). */
+  async start(): Promise<void> {
+    await this.schedule(nextRun(this.deps.clock.now()));
+  }
+
+  private async schedule(at: Date): Promise<void> {
+    await this.deps.queue.enqueue(this.deps.database.db, { kind: KIND, payload: {}, runAt: at, dedupeKey: `${KIND}:${at.toISOString().slice(0, 10)}` });
+  }
 }

@@ -34,7 +34,10 @@ export interface ClaimOptions {
   limit: number;
   /** Business time up to which pending jobs count as due; default clock.now(). */
   dueBy?: Date;
-  /** How long the claim holds the job before another worker may take it; default 5 min. */
+  /**
+   * How long the claim holds the job before another worker may take it (wall clock); default
+   * DEFAULT_LEASE_MS. A worker renews it while the job runs (LeaseKeeper), so it can be short.
+   */
   leaseMs?: number;
   kinds?: string[];
 }
@@ -46,8 +49,25 @@ export interface MaxAttemptsSource {
 
 export type FailOutcome = 'retry' | 'failed' | 'lost';
 
+/** What the queue reports as it records outcomes (GatewayMetrics fits). */
+export interface JobMetrics {
+  jobFailed(kind: string, outcome: 'retry' | 'failed'): void;
+  /** A running job whose lease ended with no outcome: `retaken` by a claim, or `failed` on its last attempt. */
+  leaseExpired(kind: string, outcome: 'retaken' | 'failed'): void;
+  /** Running jobs of this instance's previous process released at start (releaseAbandoned). */
+  takenOver(jobs: number): void;
+}
+
+/** Where the queue reports; both optional, so tests build a bare queue. */
+export interface QueueObservers {
+  metrics?: JobMetrics;
+  /** For the jobs the queue itself ends (a lease that expired on the last attempt); pino fits. */
+  logger?: { error(obj: object, msg?: string): void };
+}
+
 export const DEFAULT_MAX_ATTEMPTS = 10;
-export const DEFAULT_LEASE_MS = 5 * 60 * 1000;
+/** The fallback lease; the service passes the configured JOB_LEASE_MS. */
+export const DEFAULT_LEASE_MS = 30_000;
 const MAX_ERROR_LENGTH = 500;
 
 /**
@@ -60,6 +80,7 @@ export class JobQueue {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly defaults?: MaxAttemptsSource,
+    private readonly observers: QueueObservers = {},
   ) {}
 
   /**
@@ -67,9 +88,29 @@ export class JobQueue {
    * write. Returns the new id, or null when a job with the same dedupe key already exists.
    */
   async enqueue(executor: Executor, job: NewJob): Promise<number | null> {
-    const maxAttempts = job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS;
-    const [id] = await insertJobs(executor, [{ ...job, maxAttempts }], this.clock.now());
+    const [id] = await this.enqueueMany(executor, [job]);
     return id ?? null;
+  }
+
+  /**
+   * Several jobs in one statement, through the caller's executor like `enqueue` (the webhook
+   * outbox: a delivery job per notification of one change). Jobs whose dedupe key already
+   * exists are skipped; answers the ids of the rows inserted, in order.
+   */
+  async enqueueMany(executor: Executor, jobs: readonly NewJob[]): Promise<number[]> {
+    const withAttempts = jobs.map((job) => ({ ...job, maxAttempts: job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS }));
+    return insertJobs(executor, withAttempts, this.clock.now());
+  }
+
+  /**
+   * Cancels the pending job with this dedupe key, in the caller's transaction (a payment
+   * answered before its recovery job fell due, a link paid before it expired). A job already
+   * running is left alone: its handler sees the new state and does nothing. Answers how many
+   * were cancelled (0 or 1).
+   */
+  async cancel(executor: Executor, dedupeKey: string): Promise<number> {
+    const result = await executor.deleteFrom('jobs').where('dedupe_key', '=', dedupeKey).where('status', '=', 'pending').executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**
@@ -105,6 +146,7 @@ export class JobQueue {
     const lost = await this.claimWhere(workerId, options, (q) =>
       q.where('status', '=', 'running').where('locked_until', '<', wallNow).where('run_at', '<=', dueBy).where((eb) => eb('attempts', '<', eb.ref('max_attempts'))),
     );
+    for (const row of lost) this.observers.metrics?.leaseExpired(row.kind, 'retaken');
     const rest = options.limit - lost.length;
     // `<=`: a job due exactly now is due.
     const due = rest > 0 ? await this.claimWhere(workerId, { ...options, limit: rest }, (q) => q.where('status', '=', 'pending').where('run_at', '<=', dueBy)) : [];
@@ -168,6 +210,7 @@ export class JobQueue {
       })
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) return 'lost';
+    this.observers.metrics?.jobFailed(job.kind, retry ? 'retry' : 'failed');
     return retry ? 'retry' : 'failed';
   }
 
@@ -183,6 +226,71 @@ export class JobQueue {
       }))
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
+  }
+
+  /**
+   * The heartbeat: pushes the lease of the jobs this worker still runs (`jobIds`) to `leaseMs`
+   * from now, in one statement. Only while the claim holds them (running, locked by this
+   * worker): a job another worker took over is not taken back. Limited to the ids the caller
+   * runs, so a job whose outcome could not be recorded (a database error) is not kept alive by
+   * a worker that no longer runs it: its lease ends and another claim retakes it. Answers how
+   * many leases were renewed.
+   */
+  async renewLeases(workerId: string, jobIds: readonly number[], leaseMs: number): Promise<number> {
+    if (jobIds.length === 0) return 0;
+    // Padded to a power of two (repeating an id) so the statement has one of a few texts:
+    // SQLite's prepared statements are cached by text.
+    const size = 2 ** Math.ceil(Math.log2(jobIds.length));
+    const ids = [...jobIds, ...Array<number>(size - jobIds.length).fill(jobIds[0])];
+    const result = await this.database.db
+      .updateTable('jobs')
+      .set({ locked_until: new Date(this.clock.wallNow().getTime() + leaseMs).toISOString() })
+      .where('status', '=', 'running')
+      .where('locked_by', '=', workerId)
+      .where('id', 'in', ids)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /**
+   * Takeover at start: ends the leases of the running jobs that this instance's previous
+   * process left behind (it was killed), so that the next claim retakes them at once instead of
+   * after their lease; that claim counts the attempt, and failAbandoned ends a job that was on
+   * its last one. Jobs of this process (`workerId`, and `${workerId}:...` for its sandbox
+   * advances) are never touched.
+   *
+   * Which jobs were the previous process's:
+   * - SQLite: every running job. The database has one writer, so one instance; its running jobs
+   *   not held by this process can only be a dead process's.
+   * - PostgreSQL: several instances share the database, so only the running jobs locked by a
+   *   worker id of this instance (`${instanceId}/...`, INSTANCE_ID names the instance across
+   *   restarts). Another instance's jobs wait for their lease: that instance may be alive.
+   *
+   * Two live processes misconfigured with one INSTANCE_ID could take each other's running jobs
+   * this way. Fencing (attempts + locked_by) still records one outcome only, and the business
+   * fences (the billing claim, the payment's idempotency key at the acquirer) still prevent a
+   * second charge; the cost is a handler run again.
+   *
+   * Answers how many jobs were released.
+   */
+  async releaseAbandoned(owner: { instanceId: string; workerId: string }): Promise<number> {
+    const wallNow = this.clock.wallNow().getTime();
+    const own = owner.workerId;
+    const prefix = `${owner.instanceId}/`;
+    let query = this.database.db
+      .updateTable('jobs')
+      // In the past, so the next claim (`locked_until < now`) sees the lease as over.
+      .set({ locked_until: new Date(wallNow - 1).toISOString() })
+      .where('status', '=', 'running')
+      // substr rather than LIKE: an instance id may hold `_`, a LIKE wildcard.
+      .where((eb) => eb.or([eb('locked_by', 'is', null), eb(eb.fn('substr', ['locked_by', eb.val(1), eb.val(own.length)]), '!=', own)]));
+    if (this.database.dialect === 'postgres') {
+      query = query.where((eb) => eb(eb.fn('substr', ['locked_by', eb.val(1), eb.val(prefix.length)]), '=', prefix));
+    }
+    const result = await query.executeTakeFirst();
+    const released = Number(result.numUpdatedRows);
+    if (released > 0) this.observers.metrics?.takenOver(released);
+    return released;
   }
 
   /** Earliest business time at which a pending job falls due (for the scheduler and diagnostics). */
@@ -229,29 +337,39 @@ export class JobQueue {
       .where('attempts', '=', job.attempts);
   }
 
-  /** A job whose worker died on its last attempt would otherwise stay running forever. */
+  /**
+   * A job whose worker died on its last attempt would otherwise stay running forever. No
+   * handler ran to log it, so its failure is reported here (the same line as runJob's).
+   */
   private async failAbandoned(): Promise<void> {
-    await this.database.db
+    const error = 'lease expired on the last attempt (the worker stopped or took too long)';
+    const ended = await this.database.db
       .updateTable('jobs')
       .set({
         status: 'failed',
         locked_until: null,
-        last_error: 'lease expired on the last attempt (the worker stopped or took too long)',
+        last_error: error,
         updated_at: this.clock.now().toISOString(),
       })
       .where('status', '=', 'running')
       .where('locked_until', '<', this.clock.wallNow().toISOString())
       .where((eb) => eb('attempts', '>=', eb.ref('max_attempts')))
+      .returning(['id', 'kind', 'attempts'])
       .execute();
+    for (const job of ended) {
+      this.observers.metrics?.leaseExpired(job.kind, 'failed');
+      this.observers.metrics?.jobFailed(job.kind, 'failed');
+      this.observers.logger?.error({ event: 'job.failed', jobId: Number(job.id), kind: job.kind, attempt: job.attempts, error, outcome: 'failed' }, 'job failed');
+    }
   }
 }
 
 /**
- * The insert behind enqueue, for writers that hold no JobQueue (an event recorded inside a
- * repository's transaction): `now` stamps the rows and is the default due time. Jobs whose
- * dedupe key already exists are skipped; answers the ids of the rows inserted.
+ * The insert behind enqueue: `now` stamps the rows and is the default due time. Jobs whose
+ * dedupe key already exists are skipped; answers the ids of the rows inserted. Private: every
+ * writer enqueues through a JobQueue, in its own transaction.
  */
-export async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
+async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
   if (jobs.length === 0) return [];
   const stamp = now.toISOString();
   const rows = await executor

@@ -21,6 +21,21 @@ export interface RegisteredHandler {
   parallel?: boolean;
 }
 
+export interface JobOptions {
+  maxAttempts?: number;
+  /** See RegisteredHandler.parallel. */
+  parallel?: boolean;
+}
+
+/**
+ * One job kind a module runs: what its `jobs()` answers (the bank slips', the payments', the
+ * maintenance purge...). src/context.ts hands every module's list to `registerAll` the same way.
+ */
+export interface JobDefinition extends JobOptions {
+  kind: string;
+  handler: JobHandler;
+}
+
 /**
  * Thrown by a handler to run the job again at `at` without counting a failure (for example
  * "the bank slip is not due yet"): the attempt is given back and no error is recorded.
@@ -36,13 +51,19 @@ export class RetryLater extends Error {
 export class JobHandlers implements MaxAttemptsSource {
   private readonly handlers = new Map<string, RegisteredHandler>();
 
-  register(kind: string, handler: JobHandler, options: { maxAttempts?: number; parallel?: boolean } = {}): this {
+  register(kind: string, handler: JobHandler, options: JobOptions = {}): this {
     // A second handler for a kind is a wiring mistake; silently replacing one would hide it.
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind "${kind}" is already registered`);
     if (options.maxAttempts !== undefined && !(Number.isInteger(options.maxAttempts) && options.maxAttempts >= 1)) {
       throw new Error(`maxAttempts for job kind "${kind}" must be a positive integer`);
     }
     this.handlers.set(kind, { handler, maxAttempts: options.maxAttempts, parallel: options.parallel });
+    return this;
+  }
+
+  /** A module's kinds (its `jobs()`), each registered as `register` would. */
+  registerAll(definitions: readonly JobDefinition[]): this {
+    for (const { kind, handler, ...options } of definitions) this.register(kind, handler, options);
     return this;
   }
 

@@ -37,7 +37,7 @@ export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: strin
     }
     const outcome = await queue.fail(job, workerId, error);
     // The message only: a stack or the error object could carry payload data into the logs.
-    logger.error({ ...log, error: errorMessage(error), outcome }, 'job failed');
+    logger.error({ event: 'job.failed', ...log, error: errorMessage(error), outcome }, 'job failed');
     return outcome === 'lost' ? lost(logger, log) : outcome;
   }
   return (await queue.complete(job, workerId)) ? 'done' : lost(logger, log);

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
-import { errorMessage, type ClaimedJob, type JobQueue } from './queue.js';
+import { LeaseKeeper } from './lease-keeper.js';
+import { DEFAULT_LEASE_MS, errorMessage, type ClaimedJob, type JobQueue } from './queue.js';
 import type { JobHandlers } from './registry.js';
 import { runJob, silentLogger, type JobLogger, type JobRunner } from './run-job.js';
 
@@ -10,8 +11,17 @@ export interface WorkerOptions {
   pollMs: number;
   /** Jobs run at the same time; default 4. */
   concurrency?: number;
-  /** Must be unique per process: fencing tells claims apart by it. */
+  /**
+   * Names this instance across restarts (INSTANCE_ID; `[A-Za-z0-9._:-]`, no `/`). Worker ids are
+   * `${instanceId}/${pid}-${random8}`, and start() first takes back the running jobs this
+   * instance's previous process left (JobQueue.releaseAbandoned). Without it (tests that run
+   * several workers side by side on one database) start() takes nothing back, and a dead
+   * worker's jobs wait for their lease.
+   */
+  instanceId?: string;
+  /** Must be unique per process: fencing tells claims apart by it. Default from instanceId (above). */
   workerId?: string;
+  /** The claim's lease (JOB_LEASE_MS), renewed every third of it while the job runs; default DEFAULT_LEASE_MS. */
   leaseMs?: number;
   /** Only these kinds (default all: a kind with no handler then fails visibly instead of waiting unseen). */
   kinds?: string[];
@@ -21,6 +31,11 @@ export interface WorkerOptions {
 /** Polls the queue and runs claimed jobs, at most `concurrency` at a time. */
 export class Worker {
   readonly workerId: string;
+  readonly leaseMs: number;
+  /** Renews the leases of the jobs in flight (the heartbeat). */
+  private readonly keeper: LeaseKeeper;
+  /** Until the first poll after start() has released what this instance's previous process held. */
+  private takeoverDue = false;
   private readonly runner: JobRunner;
   private readonly concurrency: number;
   private readonly inFlight = new Set<Promise<void>>();
@@ -43,8 +58,12 @@ export class Worker {
   ) {
     this.concurrency = options.concurrency ?? 4;
     this.refillAt = Math.max(1, Math.floor(this.concurrency / 4));
-    this.workerId = options.workerId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    this.workerId = options.workerId ?? `${options.instanceId ?? hostname()}/${process.pid}-${randomUUID().slice(0, 8)}`;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.runner = { queue, handlers, clock, logger: options.logger ?? silentLogger };
+    this.keeper = new LeaseKeeper(queue, this.workerId, this.leaseMs, this.runner.logger);
+    // Once per process, at the first poll: a restart takes back at once what the killed process held.
+    this.takeoverDue = options.instanceId !== undefined;
   }
 
   start(): void {
@@ -59,6 +78,7 @@ export class Worker {
     this.clearTimer();
     await this.polling;
     await this.drain();
+    await this.keeper.stop();
   }
 
   /** Stops claiming; resolves once the jobs already running have finished (so none overlaps what the caller does next). */
@@ -67,6 +87,7 @@ export class Worker {
     this.clearTimer();
     await this.polling;
     await this.drain();
+    await this.keeper.stop();
   }
 
   resume(): void {
@@ -86,7 +107,7 @@ export class Worker {
     const jobs = await this.queue.claim(this.workerId, {
       limit: free,
       dueBy,
-      leaseMs: this.options.leaseMs,
+      leaseMs: this.leaseMs,
       kinds: this.options.kinds,
     });
     this.backlog = free > 0 && jobs.length === free;
@@ -94,12 +115,14 @@ export class Worker {
   }
 
   private launch(job: ClaimedJob): Promise<void> {
+    this.keeper.hold(job);
     const running = runJob(this.runner, job, this.workerId)
       .then(() => undefined)
       // Only a database error gets here (handler errors are recorded by runJob); the lease will
       // expire and another poll retakes the job.
       .catch((error) => this.runner.logger.error({ jobId: job.id, error: errorMessage(error) }, 'job outcome not recorded'))
       .finally(() => {
+        this.keeper.release(job);
         this.inFlight.delete(running);
         this.refill();
       });
@@ -137,10 +160,20 @@ export class Worker {
   private async poll(): Promise<void> {
     if (this.inFlight.size >= this.concurrency) return;
     try {
+      // Before the first claim; on failure (the database is down) the next poll tries again.
+      if (this.takeoverDue) await this.takeOver();
       for (const job of await this.claim()) void this.launch(job);
     } catch (error) {
       this.backlog = false;
       this.runner.logger.error({ workerId: this.workerId, error: errorMessage(error) }, 'job claim failed');
+    }
+  }
+
+  private async takeOver(): Promise<void> {
+    const released = await this.runner.queue.releaseAbandoned({ instanceId: this.options.instanceId!, workerId: this.workerId });
+    this.takeoverDue = false;
+    if (released > 0) {
+      this.runner.logger.warn({ workerId: this.workerId, jobs: released }, 'took back the running jobs of this instance\'s previous process');
     }
   }
 

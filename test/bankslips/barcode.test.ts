@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { barcodeDv, barcodeToLine, buildBarcode, dueDateFactor, factorToDate, formatLine, lineToBarcode, parseBarcode } from '../../src/domain/boleto.js';
-import { addDays, daysBetween } from '../../src/domain/calendar.js';
+import { barcodeToLine, buildBarcode, dueDateFactor, factorToDate, formatLine, lineToBarcode, parseBarcode } from '../../src/domain/boleto.js';
+import { addDays } from '../../src/domain/calendar.js';
 import { decodeItf, encodeItf } from '../../src/domain/itf.js';
-import { buildFreeField, mod11Dv, ourNumberOf, parseFreeField } from '../../src/modules/bankslips/free-field.js';
+import { buildFreeField, ourNumberOf, parseFreeField } from '../../src/modules/bankslips/free-field.js';
 import { registrationOf } from '../../src/modules/bankslips/registration.js';
-
-/** brazil-standards.md, "Boleto" vectors: barcode <-> digitable line. */
-const VECTORS = [
-  { barcode: '10499898100000214032006561000100040099726390', line: '10492006506100010004200997263900989810000021403', dv: 9 },
-  { barcode: '00196758600001026560000001149718606852452211', line: '00190000090114971860168524522114675860000102656', dv: 6 },
-  // remainder 0: 11 - 0 = 11, so the DV is 1 (never 0)
-  { barcode: '00191758600001026580000001149718606852452211', line: '00190000090114971860168524522114175860000102658', dv: 1 },
-];
 
 /** A small deterministic PRNG, so a failing property case can be replayed. */
 function prng(seed: number) {
@@ -25,39 +17,8 @@ function prng(seed: number) {
   };
 }
 
-describe('FEBRABAN reference vectors', () => {
-  it('general DV of each vector, the remainder-0 case included', () => {
-    for (const v of VECTORS) expect(barcodeDv(v.barcode.slice(0, 4) + v.barcode.slice(5))).toBe(v.dv);
-  });
-
-  it('barcode -> digitable line and back, plain and formatted', () => {
-    for (const v of VECTORS) {
-      expect(barcodeToLine(v.barcode)).toBe(v.line);
-      expect(lineToBarcode(v.line)).toBe(v.barcode);
-      expect(lineToBarcode(formatLine(v.line))).toBe(v.barcode);
-    }
-  });
-
-  it('due-date factor before and after the 2025-02-22 rollover', () => {
-    expect(dueDateFactor('2000-07-03')).toBe(1000);
-    expect(dueDateFactor('2025-02-20')).toBe(9998);
-    expect(dueDateFactor('2025-02-21')).toBe(9999);
-    expect(dueDateFactor('2025-02-22')).toBe(1000);
-    expect(dueDateFactor('2025-02-23')).toBe(1001);
-    expect(dueDateFactor('2026-11-23')).toBe(1000 + daysBetween('2025-02-22', '2026-11-23'));
-    // The Caixa vector's factor 8981 is 1018 days before the rollover.
-    expect(factorToDate(8981, '2022-06-01')).toBe(addDays('2025-02-21', 8981 - 9999));
-    expect(factorToDate(1000, '2026-01-01')).toBe('2025-02-22');
-    expect(factorToDate(1000, '2001-01-01')).toBe('2000-07-03');
-    expect(factorToDate(9999, '2025-03-01')).toBe('2025-02-21');
-  });
-});
-
+// The FEBRABAN vectors, the due-date factor and mod 11 itself are tested in test/domain/boleto.test.ts.
 describe('this gateway\'s free field and our number', () => {
-  it('mod 11 with 10 and 11 -> 0: the published bank code digits', () => {
-    expect(['001', '237', '341', '104', '033'].map(mod11Dv)).toEqual([9, 2, 7, 0, 7]);
-  });
-
   it('our number = 14-digit sequence + its DV; free field = 10-digit account + our number', () => {
     expect(ourNumberOf(1)).toBe('000000000000019'); // 1 x 2 = 2, 11 - 2 = 9
     expect(ourNumberOf(2)).toBe('000000000000027');

@@ -9,6 +9,7 @@ import {
   formatLine,
   lineToBarcode,
   mod10Dv,
+  mod11Dv,
   parseBarcode,
 } from '../../src/domain/boleto.js';
 
@@ -63,6 +64,7 @@ describe('check digits', () => {
     const [barcode] = VECTORS[2];
     expect(barcodeDv(barcode.slice(0, 4) + barcode.slice(5))).toBe(1);
     expect(barcodeDv(VECTORS[0][0].slice(0, 4) + VECTORS[0][0].slice(5))).toBe(9);
+    expect(barcodeDv(VECTORS[1][0].slice(0, 4) + VECTORS[1][0].slice(5))).toBe(6);
   });
 
   it('mod 10 of the line fields', () => {
@@ -70,6 +72,10 @@ describe('check digits', () => {
     expect(mod10Dv('6100010004')).toBe(2);
     expect(mod10Dv('0099726390')).toBe(0);
     expect(mod10Dv('001900000')).toBe(9);
+  });
+
+  it('mod 11 with 10 and 11 -> 0 (our number, bank code digit): the published bank code digits', () => {
+    expect(['001', '237', '341', '104', '033'].map(mod11Dv)).toEqual([9, 2, 7, 0, 7]);
   });
 
   it('rejects wrong DVs and malformed input', () => {
@@ -90,10 +96,12 @@ describe('due-date factor', () => {
     expect(dueDateFactor('1997-10-08')).toBe(1);
     expect(dueDateFactor('2000-07-03')).toBe(1000);
     expect(dueDateFactor('2022-05-10')).toBe(8981);
+    expect(dueDateFactor('2025-02-20')).toBe(9998);
     expect(dueDateFactor('2025-02-21')).toBe(9999);
     expect(dueDateFactor('2025-02-22')).toBe(1000);
     expect(dueDateFactor('2025-02-23')).toBe(1001);
     expect(dueDateFactor('2026-01-01')).toBe(1313);
+    expect(dueDateFactor('2026-11-23')).toBe(1639); // 639 days after the restart
     expect(dueDateFactor('2049-10-13')).toBe(9999);
     expect(dueDateFactor('2049-10-14')).toBe(1000);
     expect(() => dueDateFactor('1997-10-07')).toThrow(RangeError);
@@ -101,6 +109,7 @@ describe('due-date factor', () => {
 
   it('decodes to the candidate closest to today', () => {
     expect(factorToDate(8981, '2026-01-01')).toBe('2022-05-10');
+    expect(factorToDate(8981, '2022-06-01')).toBe('2022-05-10'); // the Caixa vector, 1018 days before the restart
     expect(factorToDate(1000, '2026-01-01')).toBe('2025-02-22');
     expect(factorToDate(1000, '2001-01-01')).toBe('2000-07-03');
     expect(factorToDate(1313, '2026-01-01')).toBe('2026-01-01');

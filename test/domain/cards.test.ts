@@ -83,6 +83,8 @@ describe('detectBrand', () => {
   it('checks PAN length per brand', () => {
     expect(detectBrand('4111111111119')).toBe('visa');
     expect(detectBrand('4111111111111111110')).toBe('visa');
+    expect(detectBrand('41111111111111111')).toBe('visa');
+    expect(detectBrand('411111111111111111')).toBe('visa');
     expect(detectBrand('41111111111111')).toBeNull();
     expect(detectBrand('55555555555544')).toBeNull();
     expect(detectBrand('3782822463100050')).toBeNull();
@@ -92,7 +94,7 @@ describe('detectBrand', () => {
   });
 
   it('exposes the lengths and CVV sizes', () => {
-    expect(panLengths('visa')).toEqual([13, 16, 19]);
+    expect(panLengths('visa')).toEqual([13, 16, 17, 18, 19]);
     expect(panLengths('amex')).toEqual([15]);
     expect(cvvLength('amex')).toBe(4);
     expect(cvvLength('visa')).toBe(3);

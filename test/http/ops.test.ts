@@ -13,7 +13,7 @@ describe(`health, readiness, metrics and API docs (${testDialect})`, () => {
     expect((await t.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await t.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready' });
+    expect(ready.json()).toEqual({ status: 'ready', acquirer: 'sandbox' });
   });
 
   it('reports not ready (503) when the database is gone', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createLogger } from '../../src/logger.js';
-import { JobQueue, type ClaimedJob } from '../../src/jobs/queue.js';
+import { DEFAULT_LEASE_MS, JobQueue, type ClaimedJob } from '../../src/jobs/queue.js';
 import { JobHandlers, RetryLater } from '../../src/jobs/registry.js';
 import type { JobLogger } from '../../src/jobs/run-job.js';
 import { Worker } from '../../src/jobs/worker.js';
@@ -74,7 +74,9 @@ describe(`job queue contract (${testDialect})`, () => {
     const first = await queue.claim('w1', { limit: 3 });
     expect(first.map((j) => j.id)).toEqual([a1, a2, b]);
     expect(first[0]).toMatchObject({ kind: 'a1', payload: { kind: 'a1' }, attempts: 1, lockedBy: 'w1' });
-    expect(first[0].lockedUntil.toISOString()).toBe(new Date(clock.wallNow().getTime() + 5 * 60_000).toISOString());
+    // The fallback lease (the service passes JOB_LEASE_MS): short, since a running job's worker renews it.
+    expect(DEFAULT_LEASE_MS).toBe(30_000);
+    expect(first[0].lockedUntil.toISOString()).toBe(new Date(clock.wallNow().getTime() + DEFAULT_LEASE_MS).toISOString());
     expect((await row(a1)).status).toBe('running');
 
     expect((await queue.claim('w2', { limit: 10 })).map((j) => j.id)).toEqual([c]);
@@ -227,7 +229,7 @@ describe(`job queue contract (${testDialect})`, () => {
     expect(await worker.runOnce()).toBe(1);
     expect(await row(id)).toMatchObject({ status: 'pending', attempts: 1, last_error: 'card number 4111 rejected' });
     expect(logged).toHaveLength(1);
-    expect(logged[0].obj).toEqual({ jobId: id, kind: 'boom', attempt: 1, error: 'card number 4111 rejected', outcome: 'retry' });
+    expect(logged[0].obj).toEqual({ event: 'job.failed', jobId: id, kind: 'boom', attempt: 1, error: 'card number 4111 rejected', outcome: 'retry' });
   });
 
   it('worker: a job of an unknown kind fails with a clear error', async () => {

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
 import { encryptCard, GUID, paymentBody, tokenize, vault } from '../support/cards.js';
-import type { SandboxAcquirer } from '../../src/acquirer/sandbox.js';
 
 const PAY = '/gateway/v1/payments';
 
@@ -228,7 +227,7 @@ describe(`card payments (${testDialect})`, () => {
 
   describe('Idempotency-Key', () => {
     it('replays the payment for the same key and body, charging once', async () => {
-      const acquirer = t.ctx.acquirer as SandboxAcquirer;
+      const acquirer = t.ctx.acquirer.sandbox;
       const vaultId = await vault(t, m, '4111111111111111');
       const headers = { ...m.headers, 'idempotency-key': 'order-42' };
       const calls = acquirer.authorizeCalls;
@@ -290,7 +289,7 @@ describe(`card payments (${testDialect})`, () => {
 
   describe('anti-fraud', () => {
     it('Reject (sandbox @reject.test): Denied 59, never sent to the acquirer', async () => {
-      const acquirer = t.ctx.acquirer as SandboxAcquirer;
+      const acquirer = t.ctx.acquirer.sandbox;
       const vaultId = await vault(t, m, '4111111111111111');
       const calls = acquirer.authorizeCalls;
       const body = paymentBody({ vaultId });

@@ -3,10 +3,11 @@ import { loadConfig } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
-import type { SandboxAcquirer } from '../../src/acquirer/sandbox.js';
 import { billingsRepository } from '../../src/modules/recurrence/billings-repository.js';
 import { CHARGE_JOB, chargeKey } from '../../src/modules/recurrence/engine.js';
 import { RECURRENCE_ANTIFRAUD_CODE } from '../../src/modules/recurrence/charge-attempt.js';
+import { AcquirerUnavailable } from '../../src/acquirer/types.js';
+import { PaymentService } from '../../src/modules/payments/service.js';
 import { secondConnection, testDialect, type TestDatabase } from '../support/database.js';
 import { vault } from '../support/cards.js';
 import { liftVelocity } from './support.js';
@@ -25,7 +26,7 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
   });
 
   const db = () => w.t.ctx.database.db;
-  const authorizeCalls = () => (w.t.ctx.acquirer as SandboxAcquirer).authorizeCalls;
+  const authorizeCalls = () => w.t.ctx.acquirer.sandbox.authorizeCalls;
 
   /** A charge job for the same attempt that the dedupe key did not stop (another key, as a buggy second scheduler would write). */
   async function duplicateJob(billingId: string, copy = 1) {
@@ -90,6 +91,62 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     const paymentId = '0b9d6a3e-1f2c-4d5e-8f70-9a1b2c3d4e5f';
     await billingsRepository.claim(db(), billing.id, 0, paymentId, w.clk.now().toISOString());
     await w.clk.days(1);
+    expect(await w.api.payments(billing.id)).toMatchObject([{ payment_id: paymentId, status: 'Authorized' }]);
+    expect((await w.api.billing(billing.id)).status).toBe('Paid');
+  });
+
+  /** The dead run got as far as recording its payment (Pending) and died before or while sending it. */
+  async function pendingBillingPayment(billingId: string, paymentId: string, reaches: boolean) {
+    expect(await billingsRepository.claim(db(), billingId, 0, paymentId, w.clk.now().toISOString())).toBe(true);
+    const sandbox = w.t.ctx.acquirer.sandbox;
+    const dying = new PaymentService(w.t.ctx, {
+      authorize: async (request, context) => {
+        if (reaches) await sandbox.authorize(request, context);
+        throw new AcquirerUnavailable(true, 'process killed');
+      },
+      cancel: (request, context) => sandbox.cancel(request, context),
+      // Its at-once lookups die with it.
+      lookup: async () => {
+        throw new AcquirerUnavailable(true, 'process killed');
+      },
+      settleWindowMs: async () => 0,
+    });
+    const outcome = await dying.create(
+      { merchantId: w.m.merchantId, accountNumber: w.m.accountNumber },
+      { payment: { transactionType: 'credit', amount: 1260, productType: 'avista', installments: 1 }, sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE }, cardInfo: { vaultId: w.vaultId, cardholderName: 'MARIA SILVA' } },
+      { billingId, paymentId },
+    );
+    expect(outcome.status).toBe(502);
+    expect(await w.api.payments(billingId)).toMatchObject([{ payment_id: paymentId, status: 'Pending' }]);
+  }
+
+  it('resumes an attempt whose payment was sent but not recorded: settled from the acquirer ledger, never sent again', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    const paymentId = '3c0a1d2e-4b5f-4a6b-8c7d-9e0f1a2b3c4d';
+    await pendingBillingPayment(billing.id, paymentId, true);
+    const before = authorizeCalls();
+    await w.clk.days(1);
+    expect(authorizeCalls()).toBe(before);
+    expect(await w.api.payments(billing.id)).toMatchObject([{ payment_id: paymentId, status: 'Authorized' }]);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid', attemptsHistory: [{ returnCode: '00', paymentId }] });
+  });
+
+  it('resumes an attempt whose payment the acquirer never received: sent again under the same id, once, and Paid (not PaymentInvalid)', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    const paymentId = '7d8e9f0a-1b2c-4d3e-8f4a-5b6c7d8e9f0a';
+    await pendingBillingPayment(billing.id, paymentId, false);
+    // Its own recovery job runs too: it must not record "never received" for a billing's payment.
+    await w.t.ctx.payments.recover(paymentId);
+    expect((await w.api.payments(billing.id))[0].status).toBe('Pending');
+    const before = authorizeCalls();
+    await w.clk.days(1);
+    expect(authorizeCalls() - before).toBe(1);
+    const ledger = await db().selectFrom('sandbox_acquirer_ledger').select('idempotency_key').where('idempotency_key', '=', paymentId).execute();
+    expect(ledger).toHaveLength(1);
     expect(await w.api.payments(billing.id)).toMatchObject([{ payment_id: paymentId, status: 'Authorized' }]);
     expect((await w.api.billing(billing.id)).status).toBe('Paid');
   });

@@ -39,7 +39,7 @@ describe(`recurrence plans (${testDialect})`, () => {
       attempts: 2,
       status: 'Active',
       // ISO 8601 without zone: UTC wall time (contract section 2).
-      createdDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/),
+      createdDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}$/),
       createdBy: m.userName,
     });
     expect(Math.abs(Date.parse(`${got.json().createdDate}Z`) - t.ctx.clock.now().getTime())).toBeLessThan(5000);
@@ -151,6 +151,10 @@ describe(`recurrence plans (${testDialect})`, () => {
     const id = await recurrence(t, other).plan();
     expect((await api.get(`${R}/plans/${id}`)).statusCode).toBe(404);
     expect((await api.post(`${R}/plans/${id}`, monthly({ merchantId: m.merchantId }))).statusCode).toBe(404);
+    // With the plan owner's merchantId in the body too: the foreign id decides (404), both ways.
+    expect((await api.post(`${R}/plans/${id}`, monthly({ merchantId: other.merchantId }))).statusCode).toBe(404);
+    const mine = await api.plan();
+    expect((await recurrence(t, other).post(`${R}/plans/${mine}`, monthly({ merchantId: m.merchantId }))).statusCode).toBe(404);
     expect((await api.post(`${R}/plans/${id}/status`, { status: 'Inactive' })).statusCode).toBe(404);
     expect((await api.get(`${R}/plans/${'x'.repeat(37)}`)).statusCode).toBe(400);
   });

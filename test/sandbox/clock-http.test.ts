@@ -44,6 +44,22 @@ describe(`sandbox clock over HTTP (${testDialect})`, () => {
     expect(Date.parse(await clock())).toBeGreaterThanOrEqual(Date.parse(body.now));
   });
 
+  it('two concurrent "+1 day" advances over HTTP move the clock two days', async () => {
+    const start = Date.parse(await clock());
+    // A job due within the first day keeps the first advance busy while the second one arrives:
+    // a route that computed its target before taking the clock's turn would move one day in all.
+    t.ctx.handlers.register('test.slow', async () => new Promise((resolve) => setTimeout(resolve, 300)), { maxAttempts: 1 });
+    await t.ctx.queue.enqueue(t.ctx.database.db, { kind: 'test.slow', payload: {}, runAt: new Date(start + 60 * 60 * 1000) });
+    const first = advance({ days: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const [a, b] = await Promise.all([first, advance({ days: 1 })]);
+    expect([a.statusCode, b.statusCode]).toEqual([200, 200]);
+    const end = Date.parse(await clock());
+    expect(end - start).toBeGreaterThanOrEqual(2 * DAY);
+    expect(end - start).toBeLessThan(2 * DAY + 5000);
+    expect(Math.max(Date.parse(a.json().now), Date.parse(b.json().now)) - start).toBeGreaterThanOrEqual(2 * DAY);
+  });
+
   it('advances to an absolute time with {to}', async () => {
     const now = Date.parse(await clock());
     const to = new Date(now + 10 * DAY + 1000).toISOString();

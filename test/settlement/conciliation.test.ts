@@ -92,6 +92,9 @@ describe(`conciliation records and searches (${testDialect})`, () => {
     ];
     expect(records[1]).toEqual({ ...rest, installmentNumber: 2, receivedDateForeast: '2027-03-05T00:00:00.000Z', splits });
     expect(records[2]).toEqual({ ...rest, installmentNumber: 3, receivedDateForeast: '2027-04-05T00:00:00.000Z', splits });
+    // The payment answer of the same sale splits the whole sale in cents (src/domain/split.ts):
+    // liquido 12.5 % of 96.26 = 12.0325 -> 12.03, not the installments' 4.0116 + 4.0104 + 4.0104 = 12.0324.
+    expect(p1.splits.map((s: { amount: number }) => s.amount)).toEqual([1000, 1203]);
     // Exact decimals in the JSON text, and no splits key when no split is configured.
     expect(res.body).toContain('"receivedValue":32.0835');
     const single = (await search(t, m.integration, 'search-by-code', { accountNumber: acct(), nsu: p2.nsu })).json();
@@ -187,7 +190,7 @@ describe(`conciliation records and searches (${testDialect})`, () => {
   describe('date ranges, ownership and authentication', () => {
     const ranges = ['search-by-operation-date', 'search-by-operation-date-installments', 'search-by-payment-date'];
     for (const name of ranges) {
-      it(`${name}: required parameters, startDate <= endDate, at most 90 days`, async () => {
+      it(`${name}: required parameters, startDate <= endDate, at most CONCIL_MAX_RANGE_DAYS (90 by default, as the contract says) days`, async () => {
         const s = (q: Record<string, string | number>) => search(t, m.integration, name, q);
         const missing = await s({});
         expect(missing.statusCode).toBe(400);
@@ -198,6 +201,7 @@ describe(`conciliation records and searches (${testDialect})`, () => {
         const tooLong = await s({ accountNumber: acct(), startDate: '2027-01-01', endDate: '2027-04-02' });
         expect(tooLong.statusCode).toBe(400);
         expect(tooLong.json()).toEqual([{ tag: 'query.endDate', description: expect.any(String) }]);
+        expect(tooLong.json()[0].description).toContain('at most 90 days');
         expect((await s({ accountNumber: acct(), startDate: '2027-01-01', endDate: '2027-04-01' })).statusCode).toBe(200);
         const malformed = await s({ accountNumber: acct(), startDate: '04/01/2027', endDate: '2027-13-01' });
         expect(malformed.json().map((e: any) => e.tag)).toEqual(['query.startDate', 'query.endDate']);

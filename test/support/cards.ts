@@ -1,4 +1,5 @@
 import { constants, publicEncrypt } from 'node:crypto';
+import { luhnValid } from '../../src/domain/cards.js';
 import type { TestApp, TestMerchant } from './harness.js';
 
 /** Test helpers that go through HTTP like an integrator: tokenize, vault, encrypt. */
@@ -41,4 +42,17 @@ export function paymentBody(cardInfo: Record<string, unknown>, overrides: Record
     referenceTransaction: 'order-1',
     ...overrides,
   };
+}
+
+/**
+ * A Luhn-valid card number of `length` digits starting with `prefix` and, when `last` is given,
+ * ending in that digit (Cielo's sandbox decides by it). Amex (34, 37) is 15 digits by default.
+ */
+export function cardNumber(prefix: string, options: { length?: number; last?: number } = {}): string {
+  const length = options.length ?? (/^3[47]/.test(prefix) ? 15 : 16);
+  const tail = options.last === undefined ? '' : String(options.last);
+  for (let n = 0; ; n++) {
+    const pan = `${prefix}${String(n).padStart(length - prefix.length - tail.length, '0')}${tail}`;
+    if (luhnValid(pan)) return pan;
+  }
 }

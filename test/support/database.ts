@@ -20,9 +20,9 @@ export interface TestDatabase extends Database {
 /**
  * Kysely's migrator introspects every schema of the database; a schema dropped by another test
  * file at that moment makes it fail ("schema does not exist"). Migrating a new schema and
- * dropping an old one therefore take turns under one advisory lock.
+ * dropping an old one therefore take turns under one advisory lock (so do the migrate CLI tests).
  */
-async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
+export async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
   if (testDialect !== 'postgres') return work();
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { closeContext, createContext, type AppContext } from '../../src/context.js';
 import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
@@ -88,9 +88,9 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
       };
     },
     async close() {
-      await ctx.worker.stop();
-      ctx.webhooks.close();
       await app.close();
+      // The database is the fresh one this harness opened (its close also drops a PostgreSQL schema).
+      await closeContext(ctx, { keepDatabase: true });
       await database.close();
     },
   };

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { closeContext, createContext, type AppContext } from '../../src/context.js';
 import { createLogger } from '../../src/logger.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { DELIVER_JOB, recordNotifications } from '../../src/modules/webhooks/outbox.js';
@@ -50,10 +50,7 @@ describe(`webhook deliveries survive restarts and crashes (${testDialect})`, () 
     receiver.respond = () => 200;
     const config = loadConfig({ ...SANDBOX_ENV, WORKER_POLL_MS: '10' });
     const restarted = await createContext(config, { database: t.ctx.database, logger: createLogger('silent') });
-    cleanup.push(async () => {
-      await restarted.worker.stop();
-      restarted.webhooks.close();
-    });
+    cleanup.push(() => closeContext(restarted, { keepDatabase: true }));
     restarted.worker.start();
     await until('the 10 never-attempted notifications', () => ids().size === 10);
     expect([...receiver.on('/hooks')].every((r) => String(r.json.nsu).startsWith('never'))).toBe(true);
@@ -67,7 +64,7 @@ describe(`webhook deliveries survive restarts and crashes (${testDialect})`, () 
 
   it('a worker that died mid-delivery: the job is taken again when its lease ends, and delivered', async () => {
     await emit(t.ctx, m, 1);
-    // The dead worker claimed it (a 1 ms lease, as if its 5 minutes were over) and never came back.
+    // The dead worker claimed it (a 1 ms lease, as if its lease had run out unrenewed) and never came back.
     const [claimed] = await t.ctx.queue.claim('dead-worker', { limit: 1, kinds: [DELIVER_JOB], leaseMs: 1 });
     expect(claimed).toBeDefined();
     await new Promise((r) => setTimeout(r, 5));
@@ -123,7 +120,8 @@ describe(`webhook deliveries survive restarts and crashes (${testDialect})`, () 
     } else {
       other = await createContext(loadConfig(SANDBOX_ENV), { database: t.ctx.database, logger: createLogger('silent') });
     }
-    cleanup.push(async () => other.webhooks.close());
+    // Its database is the first context's (SQLite) or a second pool closed below (PostgreSQL).
+    cleanup.push(() => closeContext(other, { keepDatabase: true }));
     const workers = [
       new Worker(t.ctx.queue, t.ctx.handlers, t.ctx.clock, { pollMs: 5, concurrency: 16, workerId: 'instance-a' }),
       new Worker(other.queue, other.handlers, other.clock, { pollMs: 5, concurrency: 16, workerId: 'instance-b' }),
@@ -175,7 +173,7 @@ describe(`webhook addresses at delivery time in production (${testDialect})`, ()
     try {
       const m = await webhookMerchant(t);
       await t.ctx.database.db.transaction().execute((trx) =>
-        recordNotifications(trx, [], [
+        recordNotifications(trx, t.ctx.queue, [], [
           { merchantId: m.merchantId, accountNumber: m.accountNumber, url: 'http://shop.example/cb', paymentId: 'p-1', status: 'Authorized', referenceTransaction: null, amount: 100, at: t.ctx.clock.now().toISOString() },
         ]),
       );

@@ -85,7 +85,7 @@ describe.runIf(testDialect === 'sqlite')('webhooks across a server crash (embedd
       }
       // The worker tried each once (503): all three wait for a retry about a minute later. Kill
       // only once that is recorded (a kill in the middle of recording is the lease's case,
-      // covered in durability.test.ts: recovery then waits for the 5-minute lease).
+      // covered in durability.test.ts and test/jobs/restart-takeover.test.ts: a restart takes such jobs back at once).
       await until('three failed first attempts', () => new Set(receiver.on('/hooks').map((r) => r.json.movementId)).size === 3, 10_000);
       await until('three retries scheduled', () => scheduledRetries() === 3, 10_000);
       first.child.kill('SIGKILL');

@@ -60,7 +60,7 @@ export async function emitEvents(ctx: AppContext, m: { merchantId: string; accou
     newValue: 'Authorized',
     at,
   }));
-  await ctx.database.db.transaction().execute((trx) => recordNotifications(trx, events));
+  await ctx.database.db.transaction().execute((trx) => recordNotifications(trx, ctx.queue, events));
 }
 
 /** Polls `done` every 20 ms until it holds; fails naming `what` after `ms`. */

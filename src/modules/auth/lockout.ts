@@ -16,15 +16,17 @@ export async function lockedForSeconds(db: Executor, userName: string, wallNow: 
 
 /**
  * Counts one failure in a single upsert, so concurrent failures on several instances are all
- * counted. A failure after the window has passed starts a new window.
+ * counted. A failure after the window has passed starts a new window. Answers true for the one
+ * failure that locked the userName (the MAX_FAILURES-th of its window), so the lock is reported
+ * once however many failures race.
  */
-export async function recordFailure(db: Executor, userName: string, wallNow: Date): Promise<void> {
+export async function recordFailure(db: Executor, userName: string, wallNow: Date): Promise<boolean> {
   const now = wallNow.toISOString();
   const windowStart = new Date(wallNow.getTime() - WINDOW_MS).toISOString();
   const lockUntil = new Date(wallNow.getTime() + LOCK_MS).toISOString();
   const expired = sql<boolean>`login_attempts.window_started_at < ${windowStart}`;
   const failures = sql<number>`case when ${expired} then 1 else login_attempts.failures + 1 end`;
-  await db
+  const row = await db
     .insertInto('login_attempts')
     .values({ user_name: userName, failures: 1, window_started_at: now, locked_until: null })
     .onConflict((oc) =>
@@ -34,7 +36,9 @@ export async function recordFailure(db: Executor, userName: string, wallNow: Dat
         locked_until: sql`case when ${failures} >= ${MAX_FAILURES} then ${lockUntil} else null end`,
       }),
     )
-    .execute();
+    .returning(['failures', 'locked_until'])
+    .executeTakeFirst();
+  return row !== undefined && Number(row.failures) === MAX_FAILURES && row.locked_until !== null;
 }
 
 export async function clearFailures(db: Executor, userName: string): Promise<void> {

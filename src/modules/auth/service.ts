@@ -3,9 +3,8 @@ import type { Database } from '../../db/connection.js';
 import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
-import { credentialsRepository } from '../merchants/repository.js';
-import type { Scope } from '../merchants/service.js';
-import { clearFailures, lockedForSeconds, recordFailure } from './lockout.js';
+import type { MerchantService, Scope } from '../merchants/service.js';
+import { clearFailures, LOCK_MS, lockedForSeconds, MAX_FAILURES, recordFailure } from './lockout.js';
 import type { ApiName, TokenClaims, TokenSigner } from './tokens.js';
 
 export interface TokenResponse {
@@ -36,7 +35,11 @@ export class AuthService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly signer: TokenSigner,
+    /** Credentials belong to the merchants module: read through its service. */
+    private readonly merchants: Pick<MerchantService, 'activeCredential'>,
     passwordHashCost: number,
+    /** Where a lockout is reported (pino fits). */
+    private readonly logger?: { warn(obj: object, msg?: string): void },
   ) {
     this.dummyHash = hashPassword(randomSecret(), passwordHashCost);
   }
@@ -47,11 +50,16 @@ export class AuthService {
     const locked = await lockedForSeconds(db, userName, this.clock.wallNow());
     if (locked > 0) return refused(429, 'Too many failed logins; try again later.', locked);
 
-    const credential = await credentialsRepository.findActive(db, userName);
+    const credential = await this.merchants.activeCredential(userName);
     // Always run one scrypt, known user or not: the response time tells nothing.
     const valid = await this.verify(password, credential?.password_hash ?? (await this.dummyHash));
     if (!credential || !valid) {
-      await recordFailure(db, userName, this.clock.wallNow());
+      if (await recordFailure(db, userName, this.clock.wallNow())) {
+        // The userName of a credential (an id like the merchant's, not a secret) is named; an
+        // unknown one is not: it is whatever the caller typed, perhaps a password in the wrong field.
+        const who = credential ? { userName, merchantId: credential.merchant_id } : { knownUser: false };
+        this.logger?.warn({ event: 'login.locked', api, ...who, ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
+      }
       return refused(401, 'Invalid userName or password.');
     }
     await clearFailures(db, userName);
@@ -87,7 +95,7 @@ export class AuthService {
     if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
     const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
     if ('refused' in claims) throw unauthorized(claims.refused);
-    const credential = await credentialsRepository.findActive(this.database.db, claims.userName);
+    const credential = await this.merchants.activeCredential(claims.userName);
     if (!credential) throw unauthorized('The credential of this token was revoked.');
     if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
     if (scope && !claims.scopes.includes(scope)) {

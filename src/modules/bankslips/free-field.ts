@@ -5,27 +5,17 @@
  * |---|---|---|
  * | 1-10  | 20-29 | beneficiary code: the merchant's accountNumber, zero-padded |
  * | 11-24 | 30-43 | our number sequence ("nosso número"), 14 digits, unique per slip |
- * | 25    | 44    | our number check digit (`mod11Dv` below) |
+ * | 25    | 44    | our number check digit (`mod11Dv`, src/domain/boleto.ts) |
  *
  * The "our number" shown to people is the 14-digit sequence followed by its check digit
  * (15 digits). Its own check digit lets a clerk or a bank return file confirm an our number
  * typed or read alone; the barcode's general DV and the line's mod-10 DVs cover the rest.
  */
 
+import { mod11Dv } from '../../domain/boleto.js';
+
 const ACCOUNT_DIGITS = 10;
 const SEQUENCE_DIGITS = 14;
-
-/**
- * Mod 11 with weights 2..9 cycling from the rightmost digit, DV = 11 - (sum % 11), and 10 or 11
- * become 0: the usual rule of the our number ("nosso número") and of the bank code's own digit
- * printed beside it (001-9, 237-2, 341-7, 104-0). Unlike the barcode's general DV, 0 is allowed.
- */
-export function mod11Dv(digits: string): number {
-  let sum = 0;
-  for (let i = digits.length - 1, w = 2; i >= 0; i--, w = w === 9 ? 2 : w + 1) sum += (digits.charCodeAt(i) - 48) * w;
-  const dv = 11 - (sum % 11);
-  return dv >= 10 ? 0 : dv;
-}
 
 /** The 15-digit our number (sequence + DV) of a slip sequence. */
 export function ourNumberOf(seq: number): string {

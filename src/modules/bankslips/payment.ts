@@ -5,7 +5,8 @@ import { settlementOn, type OverdueTerms } from './charges.js';
 import { toDetail } from './records.js';
 import { bankSlipsRepository as repo, STATUS, type BankSlipRow } from './repository.js';
 import type { BankSlipDetail } from './schemas.js';
-import { OVERDUE_JOB, type BankSlipDeps } from './deps.js';
+import { overdueKey, type BankSlipDeps } from './deps.js';
+import { recordTransition } from './transitions.js';
 
 export interface PayOptions {
   /** ISO datetime; default now (business time). */
@@ -62,8 +63,9 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
       interest_received: Number(settlement.interest),
     };
     const moved = await ctx.database.db.transaction().execute(async (trx) => {
-      const moved = await repo.transition(trx, slip, slip.status_bill, STATUS.paid, at, fields);
-      if (moved) await trx.deleteFrom('jobs').where('dedupe_key', '=', `${OVERDUE_JOB}:${id}`).where('status', '=', 'pending').execute();
+      const moved = await recordTransition(trx, ctx.queue, slip, slip.status_bill, STATUS.paid, at, fields);
+      // A paid slip never becomes overdue: its pending overdue check goes.
+      if (moved) await ctx.queue.cancel(trx, overdueKey(id));
       return moved;
     });
     if (moved) return toDetail({ ...slip, ...fields, status_bill: STATUS.paid, updated_at: at });

@@ -1,10 +1,9 @@
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
-import { formatLine } from '../../domain/boleto.js';
+import { formatLine, mod11Dv } from '../../domain/boleto.js';
 import { encodeItf } from '../../domain/itf.js';
 import { formatFixed } from '../../domain/money.js';
 import { PERCENT_DECIMALS } from './charges.js';
-import { mod11Dv } from './free-field.js';
 import type { BankSlipRow } from './repository.js';
 
 type Doc = PDFKit.PDFDocument;

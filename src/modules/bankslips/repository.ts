@@ -1,7 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import type { BankSlipsTable } from '../../db/schema.js';
-import { recordNotifications } from '../webhooks/outbox.js';
+import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 
 export type BankSlipRow = Selectable<BankSlipsTable>;
 export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_number'>;
@@ -10,6 +9,24 @@ export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_numb
 export const STATUS = { processing: 1, issued: 2, paid: 3, overdue: 9, failed: 99 } as const;
 
 export type DateColumn = 'due_date' | 'payment_date' | 'credit_date';
+
+/** A listing's window (bounds included) and filters. */
+export interface ListRange {
+  start: string;
+  end: string;
+  statusBill?: number;
+  statusIntegration?: number;
+}
+
+/** Where a listing page ends: the (date, seq) of its last row. */
+export interface ListCursor {
+  date: string;
+  seq: number;
+}
+
+export interface ListPageRow extends ListCursor {
+  json: string;
+}
 
 export const bankSlipsRepository = {
   async insert(db: Executor, row: Insertable<BankSlipsTable>): Promise<BankSlipRow> {
@@ -24,72 +41,51 @@ export const bankSlipsRepository = {
   },
 
   /**
-   * One account's slips whose date column is within [start, end] (inclusive), in that date's
-   * order, as a JSON array the database writes (`sqlJsonObject`: one JSON text per row).
+   * One page of an account's slips whose date column is within [start, end] (inclusive), in the
+   * order (date, seq), each as the JSON text the database writes (`sqlJsonObject`). `after` is
+   * the last row of the previous page (keyset paging: every page is a range scan of the
+   * (account_number, date, seq) index from where the previous one stopped, never an offset; on
+   * SQLite seq is the rowid every index ends with, on PostgreSQL migration 0009 appends it).
    */
-  async listJson(
+  async listJsonPage(
     db: Executor,
     jsonObject: string,
     accountNumber: number,
     column: DateColumn,
-    start: string,
-    end: string,
-    filter: { statusBill?: number; statusIntegration?: number } = {},
-  ): Promise<string> {
+    range: ListRange,
+    limit: number,
+    after?: ListCursor,
+  ): Promise<ListPageRow[]> {
     let query = db
       .selectFrom('bankslips')
-      .select(sql<string>`${sql.raw(jsonObject)}`.as('json'))
+      .select([sql<string>`${sql.raw(jsonObject)}`.as('json'), sql<string>`${sql.ref(column)}`.as('date'), 'seq'])
       .where('account_number', '=', accountNumber)
-      .where(column, '>=', start)
-      .where(column, '<=', end);
-    if (filter.statusBill !== undefined) query = query.where('status_bill', '=', filter.statusBill);
-    if (filter.statusIntegration !== undefined) query = query.where('status_integration', '=', filter.statusIntegration);
-    const rows = await query.orderBy(column).orderBy('seq').execute();
-    return `[${rows.map((r) => r.json).join(',')}]`;
+      .where(column, '>=', after ? after.date : range.start)
+      .where(column, '<=', range.end);
+    // The row value comparison keeps the index range on the date; seq breaks ties within a date.
+    if (after) query = query.where((eb) => eb(eb.refTuple(column, 'seq'), '>', eb.tuple(after.date, after.seq)));
+    if (range.statusBill !== undefined) query = query.where('status_bill', '=', range.statusBill);
+    if (range.statusIntegration !== undefined) query = query.where('status_integration', '=', range.statusIntegration);
+    return query.orderBy(column).orderBy('seq').limit(limit).execute();
   },
 
   /**
-   * Moves a slip from statusBill `from` to `to` with the given fields, and writes its event in
-   * the same transaction. False when the slip was no longer in `from` (a concurrent change won),
-   * so one change never writes two events.
+   * Moves a slip from statusBill `from` to `to` with the given fields. False when the slip was
+   * no longer in `from` (a concurrent change won). Its event is the caller's (transitions.ts),
+   * written only for a change made, so one change never writes two events.
    */
-  async transition(
-    db: Executor,
-    slip: BankSlipKey,
-    from: number,
-    to: number,
-    at: string,
-    fields: Updateable<BankSlipsTable> = {},
-  ): Promise<boolean> {
+  async transition(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable> = {}): Promise<boolean> {
     const result = await db
       .updateTable('bankslips')
       .set({ ...fields, status_bill: to, updated_at: at })
-      .where('id', '=', slip.id)
+      .where('id', '=', slipId)
       .where('status_bill', '=', from)
       .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
-    await insertEvent(db, slip, from, to, at);
-    return true;
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** The event row of a statusBill change (its notification is the service's). */
+  async insertEvent(db: Executor, event: Insertable<BankSlipEventsTable>): Promise<void> {
+    await db.insertInto('bankslip_events').values(event).execute();
   },
 };
-
-/** The event row of a statusBill change, and its BankSlipStatus notification (nsu = the slip id, values are statusBill codes). */
-export async function insertEvent(db: Executor, slip: BankSlipKey, oldStatus: number | null, newStatus: number, at: string): Promise<void> {
-  await db
-    .insertInto('bankslip_events')
-    .values({ bankslip_id: slip.id, merchant_id: slip.merchant_id, account_number: slip.account_number, old_status_bill: oldStatus, new_status_bill: newStatus, occurred_at: at })
-    .execute();
-  await recordNotifications(db, [
-    {
-      merchantId: slip.merchant_id,
-      accountNumber: Number(slip.account_number),
-      type: 'BankSlipStatus',
-      nsu: slip.id,
-      codAuth: '',
-      installmentNumber: 0,
-      oldValue: oldStatus === null ? '' : String(oldStatus),
-      newValue: String(newStatus),
-      at,
-    },
-  ]);
-}

@@ -1,15 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../context.js';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
-import { OVERDUE_JOB, REGISTER_JOB, type BankSlipDeps } from './deps.js';
+import type { JobDefinition } from '../../jobs/registry.js';
+import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { payBankSlip, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
 import { registrationOf, type Registration } from './registration.js';
-import { bankSlipsRepository as repo, insertEvent, STATUS, type BankSlipRow } from './repository.js';
+import { bankSlipsRepository as repo, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, IssueBody } from './schemas.js';
+import { recordEvent, recordTransition } from './transitions.js';
 
 export interface Owner {
   merchantId: string;
@@ -20,7 +21,7 @@ export interface Owner {
  * Bank slips (contract section 10). Issue records the slip (statusBill 1) with a registration
  * job due at once; the job plays the bank: our number, barcode, digitable line, Pix code,
  * 1 -> 2, and schedules the overdue check (2 -> 9) for 00:00 after the due date. Every status
- * change writes its event in the same transaction.
+ * change writes its event and notification in the same transaction (transitions.ts).
  */
 export class BankSlipService {
   /** The listings' JSON expressions for this database, built once. */
@@ -63,8 +64,8 @@ export class BankSlipService {
         created_at: at,
         updated_at: at,
       });
-      await insertEvent(trx, row, null, STATUS.processing, at);
-      await ctx.queue.enqueue(trx, { kind: REGISTER_JOB, payload: { id }, runAt: now, dedupeKey: `${REGISTER_JOB}:${id}` });
+      await recordEvent(trx, ctx.queue, row, null, STATUS.processing, at);
+      await ctx.queue.enqueue(trx, { kind: REGISTER_JOB, payload: { id }, runAt: now, dedupeKey: registerKey(id) });
       return row;
     });
     return toDetail(row);
@@ -82,8 +83,8 @@ export class BankSlipService {
     if (!slip || slip.status_bill !== STATUS.processing) return;
     let registration: Registration;
     try {
-      const merchant = await db.selectFrom('merchants').select(['name', 'document_number']).where('merchant_id', '=', slip.merchant_id).executeTakeFirstOrThrow();
-      registration = registrationOf(slip, merchant, ctx.config.bankSlipBankCode);
+      const merchant = await ctx.merchants.get(slip.merchant_id);
+      registration = registrationOf(slip, { name: merchant.name, document_number: merchant.documentNumber }, ctx.config.bankSlipBankCode);
     } catch (error) {
       if (!(error instanceof RangeError) && !lastAttempt) throw error;
       await this.fail(slip, errorMessage(error));
@@ -91,7 +92,7 @@ export class BankSlipService {
     }
     const at = ctx.clock.now().toISOString();
     await db.transaction().execute(async (trx) => {
-      const moved = await repo.transition(trx, slip, STATUS.processing, STATUS.issued, at, {
+      const moved = await recordTransition(trx, ctx.queue, slip, STATUS.processing, STATUS.issued, at, {
         ...registration,
         status_integration: STATUS.issued,
         registered_at: at,
@@ -99,14 +100,14 @@ export class BankSlipService {
       if (!moved) return;
       // Business dates are UTC days: the slip is overdue from 00:00 of the day after its due date.
       const runAt = startOfDay(addDays(slip.due_date, 1));
-      await ctx.queue.enqueue(trx, { kind: OVERDUE_JOB, payload: { id }, runAt, dedupeKey: `${OVERDUE_JOB}:${id}` });
+      await ctx.queue.enqueue(trx, { kind: OVERDUE_JOB, payload: { id }, runAt, dedupeKey: overdueKey(id) });
     });
   }
 
   private async fail(slip: BankSlipRow, reason: string): Promise<void> {
     const at = this.ctx.clock.now().toISOString();
     await this.ctx.database.db.transaction().execute((trx) =>
-      repo.transition(trx, slip, STATUS.processing, STATUS.failed, at, { status_integration: STATUS.failed, failure_reason: `Registration failed: ${reason}` }),
+      recordTransition(trx, this.ctx.queue, slip, STATUS.processing, STATUS.failed, at, { status_integration: STATUS.failed, failure_reason: `Registration failed: ${reason}` }),
     );
   }
 
@@ -116,7 +117,7 @@ export class BankSlipService {
     const slip = await repo.find(ctx.database.db, id);
     if (!slip || slip.status_bill !== STATUS.issued) return;
     const at = ctx.clock.now().toISOString();
-    await ctx.database.db.transaction().execute((trx) => repo.transition(trx, slip, STATUS.issued, STATUS.overdue, at));
+    await ctx.database.db.transaction().execute((trx) => recordTransition(trx, ctx.queue, slip, STATUS.issued, STATUS.overdue, at));
   }
 
   /** Sandbox payment: see payment.ts. */
@@ -124,22 +125,55 @@ export class BankSlipService {
     return payBankSlip(this.ctx, id, options);
   }
 
-  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<string> {
+  /**
+   * Rows per listing query. A page is read, written to the response and let go before the next
+   * is read (the route streams the answer), so memory holds about two pages (~1.4 MB each at
+   * 2,000 rows) whatever the window; tests lower it to cross page boundaries.
+   */
+  listPageSize = 2_000;
+
+  /**
+   * The listings answer the rows' JSON texts a page at a time (src/http/json-stream.ts writes
+   * the array around them): validation happens here, before the first byte; reading starts when
+   * the route's stream is read.
+   */
+  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<string[]>> {
     checkRange(startDate, endDate);
-    return repo.listJson(this.ctx.database.db, this.sql.list, accountNumber, 'due_date', startDate, endDate);
+    return this.listJson(this.sql.list, accountNumber, 'due_date', { start: startDate, end: endDate });
   }
 
   /** Paid slips only (statusBill 3), bounds included. */
-  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<string> {
+  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<string[]>> {
     checkRange(startDate, endDate);
-    return repo.listJson(this.ctx.database.db, this.sql.list, accountNumber, 'payment_date', startDate, endDate, { statusBill: STATUS.paid });
+    return this.listJson(this.sql.list, accountNumber, 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
   }
 
-  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<string> {
+  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<AsyncIterable<string[]>> {
     const startDate = dateBound(start, 'query.startDate');
     const endDate = dateBound(end, 'query.endDate');
     checkRange(startDate, endDate);
-    return repo.listJson(this.ctx.database.db, this.sql.credit, accountNumber, 'credit_date', startDate, endDate, { statusIntegration });
+    return this.listJson(this.sql.credit, accountNumber, 'credit_date', { start: startDate, end: endDate, statusIntegration });
+  }
+
+  /**
+   * The rows' JSON texts in (date, seq) order, read in keyset pages: joined with `,` inside
+   * `[...]` they are byte for byte what one query joined whole used to answer. The pages are
+   * separate reads, not one transaction: a slow client must not hold a snapshot (SQLite's WAL
+   * could not checkpoint, PostgreSQL would keep an idle transaction open); a slip changed
+   * meanwhile is still answered once, as it was when its page was read. Stops when the consumer
+   * stops asking (the client went away and the route's stream was destroyed).
+   */
+  private async *listJson(jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<string[]> {
+    const db = this.ctx.database.db;
+    const limit = this.listPageSize;
+    let after: ListCursor | undefined;
+    for (;;) {
+      const rows = await repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after);
+      yield rows.map((r) => r.json);
+      if (rows.length < limit) return;
+      const last = rows[rows.length - 1];
+      after = { date: last.date, seq: last.seq };
+    }
   }
 
   async information(merchantId: string, id: string): Promise<BankSlipDetail> {
@@ -150,20 +184,20 @@ export class BankSlipService {
 
   /** The slip row and its beneficiary, for the printable slip; 409 before registration. */
   async printable(merchantId: string, id: string) {
-    const db = this.ctx.database.db;
-    const slip = await repo.find(db, id, merchantId);
+    const slip = await repo.find(this.ctx.database.db, id, merchantId);
     if (!slip) throw notFound('Bank slip');
     if (slip.bar_code === null) {
       throw conflict(slip.status_bill === STATUS.failed ? 'The bank slip failed registration; there is nothing to print.' : 'The bank slip is not registered yet; try again in a moment.');
     }
-    const merchant = await db.selectFrom('merchants').select(['name', 'legal_name', 'document_number']).where('merchant_id', '=', merchantId).executeTakeFirstOrThrow();
-    return { slip, merchant };
+    const merchant = await this.ctx.merchants.get(merchantId);
+    return { slip, merchant: { name: merchant.name, legal_name: merchant.legalName, document_number: merchant.documentNumber } };
   }
-}
 
-/** Called once per context (src/context.ts): the registration and overdue jobs. */
-export function registerBankSlipJobs(ctx: AppContext): void {
-  const service = ctx.bankSlips;
-  ctx.handlers.register(REGISTER_JOB, async ({ id }: { id: string }, { job }) => service.register(id, job.attempts >= job.maxAttempts), { maxAttempts: 5 });
-  ctx.handlers.register(OVERDUE_JOB, async ({ id }: { id: string }) => service.markOverdue(id));
+  /** The registration and overdue jobs (src/context.ts registers them). */
+  jobs(): JobDefinition[] {
+    return [
+      { kind: REGISTER_JOB, handler: async ({ id }: { id: string }, { job }) => this.register(id, job.attempts >= job.maxAttempts), maxAttempts: 5 },
+      { kind: OVERDUE_JOB, handler: async ({ id }: { id: string }) => this.markOverdue(id) },
+    ];
+  }
 }

@@ -96,14 +96,15 @@ export function validateCard(input: CardInput, now: Date, tagPrefix: string): Va
 const fingerprintKeys = new WeakMap<DataCipher, Buffer>();
 
 /**
- * HMAC-SHA256 of the PAN under a key derived from DATA_KEY: the same card gives the same
- * fingerprint (anti-fraud velocity, blocklists) while the value reveals nothing without the key.
- * The derived key is cached per cipher: HKDF on every payment would be wasted work.
+ * HMAC-SHA256 of the PAN under the card-fingerprint lookup key (sealed under DATA_KEY in the
+ * database, the same across DATA_KEY rotations: src/security/keyring.ts): the same card gives
+ * the same fingerprint (anti-fraud velocity, blocklists, stored payments) while the value reveals
+ * nothing without the key. The key is cached per cipher.
  */
 export function cardFingerprint(cipher: DataCipher, pan: string): string {
   let key = fingerprintKeys.get(cipher);
   if (!key) {
-    key = cipher.deriveKey('card-fingerprint');
+    key = cipher.lookupKey('card-fingerprint');
     fingerprintKeys.set(cipher, key);
   }
   return createHmac('sha256', key).update(pan).digest('hex');

@@ -22,6 +22,8 @@ const KEY_CACHE_MS = 60 * 1000;
 /** RSA-2048: every OAEP ciphertext is exactly 256 bytes. */
 const CIPHERTEXT_BYTES = 256;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/;
+/** Associated data of a sealed private key: bound to its key id (also src/security/sealed-columns.ts). */
+export const cardKeyAd = (keyId: string) => `card-key:${keyId}`;
 
 export interface CardPublicKey {
   keyId: string;
@@ -136,7 +138,7 @@ export class CardKeyService {
   }
 
   private unseal(row: CardKeyRow): KeyObject {
-    return createPrivateKey(this.cipher.decrypt(row.private_sealed, `card-key:${row.key_id}`));
+    return createPrivateKey(this.cipher.decrypt(row.private_sealed, cardKeyAd(row.key_id)));
   }
 
   private async loadCurrent(keyId: string): Promise<CardPublicKey> {
@@ -164,7 +166,7 @@ export class CardKeyService {
       await keys.insert(trx, {
         key_id: keyId,
         public_pem: publicKey,
-        private_sealed: this.cipher.encrypt(privateKey, `card-key:${keyId}`),
+        private_sealed: this.cipher.encrypt(privateKey, cardKeyAd(keyId)),
         created_at: now,
         retired_at: null,
       });

@@ -124,4 +124,15 @@ export const vaultCardsRepository = {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   },
+
+  /** Sandbox: the return code every later charge of a live card answers with (null clears it). False when there is no such live card. */
+  async setSandboxReturnCode(db: Executor, vaultId: string, returnCode: string | null): Promise<boolean> {
+    const result = await db
+      .updateTable('vault_cards')
+      .set({ sandbox_return_code: returnCode })
+      .where('vault_id', '=', vaultId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
 };

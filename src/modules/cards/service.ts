@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { maskPan, type CardBrand } from '../../domain/cards.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { ApiError, notFound, type ErrorItem } from '../../http/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { cardFingerprint, validateCard, type Card, type CardInput } from './card-data.js';
 import { CvvStore } from './cvv-store.js';
@@ -56,8 +56,9 @@ export interface VaultCard extends Card {
   sandboxReturnCode: string | null;
 }
 
-const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
-const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
+/** Associated data of sealed PANs (also src/security/sealed-columns.ts, which re-seals them). */
+export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
+export const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
 
 function maskStored(row: { bin: string; last4: string; pan_length: number }): string {
   return row.bin + '*'.repeat(row.pan_length - 10) + row.last4;
@@ -196,6 +197,15 @@ export class CardService {
     const deletedAt = this.clock.now().toISOString();
     if (!(await vault.softDelete(this.database.db, merchantId, vaultId, deletedAt))) throw new ApiError(404, 'not_found', 'Vault card not found.');
     return { vaultId, deletedAt };
+  }
+
+  /**
+   * Sandbox (POST /sandbox/vaults/{vaultId}/outcome): every later charge of this stored card,
+   * whatever its merchant, answers with `returnCode` (null clears it); 404 when the card is
+   * unknown or deleted.
+   */
+  async setSandboxOutcome(vaultId: string, returnCode: string | null): Promise<void> {
+    if (!(await vault.setSandboxReturnCode(this.database.db, vaultId, returnCode))) throw notFound('Vault card');
   }
 
   /**

@@ -120,6 +120,11 @@ export class MerchantService {
   }
 
   /** Revocation is effective at once: every authenticated call re-reads the credential. */
+  /** The active credential of a userName with its merchant's account number (what the auth module checks), or undefined. */
+  activeCredential(userName: string) {
+    return credentialsRepository.findActive(this.database.db, userName);
+  }
+
   async revokeCredential(userName: string): Promise<{ userName: string; revokedAt: string }> {
     const revokedAt = this.clock.now().toISOString();
     if (!(await credentialsRepository.revoke(this.database.db, userName, revokedAt))) throw notFound('Credential');

@@ -1,10 +1,25 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
+import { SANDBOX_IN_PRODUCTION_WARNING } from '../../acquirer/config.js';
 import type { AppContext } from '../../context.js';
 import { migrationsApplied } from '../../db/migrate.js';
 import { sql } from 'kysely';
 import { errorResponses } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
+import { metricsAccess } from '../../observability/access.js';
+
+/** How long /readyz waits for the database before it says 503. */
+const READY_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+  });
+  // The probe's query may still finish later; its result is simply dropped.
+  work.catch(() => {});
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
 
 /** /healthz (process up), /readyz (database reachable, migrations applied), /metrics (Prometheus). */
 export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry): void {
@@ -15,21 +30,54 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
 
   let migrated = false; // once true it stays true: migrations are never un-applied under a running process
   app.get('/readyz', {
-    schema: { tags: ['ops'], summary: 'Readiness', response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(503) } },
+    schema: {
+      tags: ['ops'],
+      summary: 'Readiness',
+      description: 'Ready when the database answers and migrations are applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.',
+      response: {
+        200: Type.Object({ status: Type.Literal('ready'), acquirer: Type.String(), warnings: Type.Optional(Type.Array(Type.String())) }),
+        ...errorResponses(503),
+      },
+    },
     handler: async (_request, reply) => {
       try {
-        await sql`select 1`.execute(ctx.database.db);
-        migrated ||= await migrationsApplied(ctx.database);
+        // A database that drops traffic must not hang the probe: not ready after READY_TIMEOUT_MS.
+        await withTimeout(
+          (async () => {
+            await sql`select 1`.execute(ctx.database.db);
+            migrated ||= await migrationsApplied(ctx.database);
+          })(),
+          READY_TIMEOUT_MS,
+        );
       } catch {
         return reply.code(503).send([{ tag: 'database_unreachable', description: 'The database does not answer.' }]);
       }
       if (!migrated) return reply.code(503).send([{ tag: 'migrations_pending', description: 'Database migrations are not applied.' }]);
-      return { status: 'ready' as const };
+      const acquirer = ctx.acquirer.defaultIsSandbox ? 'sandbox' : 'cielo';
+      const warnings = ctx.config.mode === 'production' && acquirer === 'sandbox' ? [SANDBOX_IN_PRODUCTION_WARNING] : undefined;
+      return { status: 'ready' as const, acquirer, ...(warnings ? { warnings } : {}) };
     },
   });
 
+  // METRICS_TOKEN (bearer) when set; production without it does not serve /metrics (observability/access.ts).
+  const access = metricsAccess(ctx.config);
+  if (ctx.config.mode === 'production' && !ctx.config.metricsToken) {
+    ctx.logger.warn({ setting: 'METRICS_TOKEN' }, '/metrics is not served: set METRICS_TOKEN to scrape it (Authorization: Bearer <token>)');
+  }
   app.get('/metrics', {
-    schema: { tags: ['ops'], summary: 'Prometheus metrics' },
-    handler: async (_request, reply) => reply.type(metrics.contentType).send(await metrics.metrics()),
+    schema: {
+      tags: ['ops'],
+      summary: 'Prometheus metrics',
+      description: 'Requires `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set; in production without it, 404.',
+      security: [{ metricsToken: [] }],
+    },
+    handler: async (request, reply) => {
+      const refused = access(request.headers.authorization);
+      if (refused) {
+        if (refused.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"');
+        return reply.code(refused.status).send(refused.errors);
+      }
+      return reply.type(metrics.contentType).send(await metrics.metrics());
+    },
   });
 }

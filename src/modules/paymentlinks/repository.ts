@@ -96,15 +96,4 @@ export const paymentLinksRepository = {
     await paymentLinksRepository.addHistory(db, id, LINK_STATUS.paid, reason, fields.payment_date);
     return true;
   },
-
-  /** The link's payments (referenceTransaction `paymentlink:<id>`), newest first. */
-  async payments(db: Executor, merchantId: string, reference: string) {
-    return db
-      .selectFrom('payments')
-      .select(['payment_id', 'status', 'amount', 'installments', 'authorization_code', 'brand', 'masked_card_number', 'updated_at'])
-      .where('merchant_id', '=', merchantId)
-      .where('reference_transaction', '=', reference)
-      .orderBy('created_at', 'desc')
-      .execute();
-  },
 };

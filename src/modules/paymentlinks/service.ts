@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.js';
-import type { Executor } from '../../db/connection.js';
 import { conflict, notFound } from '../../http/errors.js';
-import { RetryLater } from '../../jobs/registry.js';
+import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
 import type { Principal } from '../auth/service.js';
 import { CheckoutPayments } from './checkout/payments.js';
 import { brl } from './checkout/format.js';
@@ -99,7 +98,8 @@ export class PaymentLinkService {
     const at = ctx.clock.now().toISOString();
     const done = await ctx.database.db.transaction().execute(async (trx) => {
       const closed = await repo.close(trx, id, LINK_STATUS.deactivated, 'Desativado pelo vendedor.', at);
-      if (closed) await dropExpiryJob(trx, id);
+      // A closed link's expiry job has nothing left to do.
+      if (closed) await ctx.queue.cancel(trx, expireKey(id));
       return closed;
     });
     if (!done) throw conflict('A payment of this link is being processed; it cannot be deactivated now.', 'payment_in_progress');
@@ -148,7 +148,7 @@ export class PaymentLinkService {
    * still waiting for the acquirer keeps it held. `claimId` is the hold to replace.
    */
   async settleFromPayments(row: PaymentLinkRow, claimId: string): Promise<'paid' | 'pending' | 'none'> {
-    const payments = await repo.payments(this.ctx.database.db, row.merchant_id, linkReference(row.id));
+    const payments = await this.ctx.payments.listByReference(row.merchant_id, linkReference(row.id));
     const settled = payments.find((p) => SETTLED.has(p.status));
     if (settled) {
       await this.markPaid(row.id, claimId, settled);
@@ -174,7 +174,7 @@ export class PaymentLinkService {
     };
     const marked = await ctx.database.db.transaction().execute(async (trx) => {
       const ok = await repo.markPaid(trx, id, claimId, fields, reason);
-      if (ok) await dropExpiryJob(trx, id);
+      if (ok) await ctx.queue.cancel(trx, expireKey(id));
       return ok;
     });
     if (!marked) ctx.logger.error({ paymentLinkId: id, paymentId: payment.payment_id }, 'payment link paid but no longer held by this attempt');
@@ -184,9 +184,9 @@ export class PaymentLinkService {
   async view(row: PaymentLinkRow): Promise<PaymentLinkView> {
     return toView(row, await repo.history(this.ctx.database.db, row.id), this.ctx.config.publicUrl);
   }
-}
 
-/** A closed link's expiry job has nothing left to do. */
-async function dropExpiryJob(trx: Executor, id: string): Promise<void> {
-  await trx.deleteFrom('jobs').where('dedupe_key', '=', expireKey(id)).where('status', '=', 'pending').execute();
+  /** The expiry job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
+    return [{ kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) }];
+  }
 }

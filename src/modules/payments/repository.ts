@@ -1,13 +1,27 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import type { PaymentsTable } from '../../db/schema.js';
-import { recordPaymentChange, type PaymentSubject } from '../webhooks/outbox.js';
+import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
+/** The acquirer's answer, written with the status it moves a payment to. */
+export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
+/** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
+export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 
 export const paymentsRepository = {
   async insert(db: Executor, row: Insertable<PaymentsTable>): Promise<void> {
     await db.insertInto('payments').values(row).execute();
+  },
+
+  /** A merchant's payments with this referenceTransaction (a payment link's), newest first. */
+  byReference(db: Executor, merchantId: string, reference: string) {
+    return db
+      .selectFrom('payments')
+      .select(['payment_id', 'status', 'amount', 'installments', 'authorization_code', 'brand', 'masked_card_number'])
+      .where('merchant_id', '=', merchantId)
+      .where('reference_transaction', '=', reference)
+      .orderBy('created_at', 'desc')
+      .execute();
   },
 
   /** A merchant's payment; another merchant's id is simply not found (404, no existence leak). */
@@ -18,38 +32,38 @@ export const paymentsRepository = {
   },
 
   /**
-   * Moves a payment from `from` to a new status with the given fields, and writes its event (and
-   * its notifications) in the same transaction. Answers false when the payment was no longer in
-   * `from` (a concurrent change won), so the caller never writes a second event for one change.
+   * Claims the right to send a Pending payment's authorization again: compare-and-set on the
+   * last send time, so of two concurrent resenders exactly one wins.
    */
-  async transition(
-    db: Executor,
-    payment: Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number'>,
-    from: string,
-    to: string,
-    at: string,
-    fields: Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>> = {},
-  ): Promise<boolean> {
+  async claimSend(db: Executor, paymentId: string, previousSentAt: string | null, sentAt: string): Promise<boolean> {
+    const result = await db
+      .updateTable('payments')
+      .set({ acquirer_sent_at: sentAt })
+      .where('payment_id', '=', paymentId)
+      .where('status', '=', 'Pending')
+      .where('acquirer_sent_at', previousSentAt === null ? 'is' : '=', previousSentAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
+  /**
+   * Moves a payment from `from` to a new status with the given fields. Answers what its
+   * notifications need, or undefined when the payment was no longer in `from` (a concurrent
+   * change won), so the caller never writes a second event for one change.
+   */
+  async transition(db: Executor, paymentId: string, from: string, to: string, at: string, fields: TransitionFields = {}): Promise<PaymentSubject | undefined> {
     // RETURNING gives the notification what the caller may not hold (the settlement sweep knows only ids).
-    const moved = await db
+    return db
       .updateTable('payments')
       .set({ ...fields, status: to, updated_at: at })
-      .where('payment_id', '=', payment.payment_id)
+      .where('payment_id', '=', paymentId)
       .where('status', '=', from)
       .returning(['payment_id', 'merchant_id', 'account_number', 'nsu', 'authorization_code', 'url_callback', 'amount', 'reference_transaction'])
       .executeTakeFirst();
-    if (!moved) return false;
-    // Pending is internal (the acquirer has not answered yet): the event of a new payment reads '' -> status.
-    await insertEvent(db, moved, from === 'Pending' ? '' : from, to, at);
-    return true;
+  },
+
+  /** The event row of a status change (its notifications are the service's). */
+  async insertEvent(db: Executor, event: Insertable<PaymentEventsTable>): Promise<void> {
+    await db.insertInto('payment_events').values(event).execute();
   },
 };
-
-/** The event row of a status change, and the webhook and callback notifications it makes. */
-export async function insertEvent(db: Executor, payment: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
-  await db
-    .insertInto('payment_events')
-    .values({ payment_id: payment.payment_id, merchant_id: payment.merchant_id, account_number: payment.account_number, old_status: oldStatus, new_status: newStatus, occurred_at: at })
-    .execute();
-  await recordPaymentChange(db, payment, oldStatus, newStatus, at);
-}

@@ -1,21 +1,31 @@
 import { randomUUID } from 'node:crypto';
-import type { Acquirer, AuthorizeResult, ReturnCode } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import type { AppContext } from '../../context.js';
+import type { Executor } from '../../db/connection.js';
 import { maskPan } from '../../domain/cards.js';
-import { creditNetCents, splitShareCents, type Pricing } from '../../domain/fees.js';
+import type { Pricing } from '../../domain/fees.js';
+import { saleSplitBases, splitBase, splitShare } from '../../domain/split.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
-import { checkCardAgreement, decryptedCardOf, storedCardOf, type ChargeableCard } from './card-source.js';
-import { paymentsRepository, insertEvent, type PaymentRow } from './repository.js';
+import type { JobDefinition } from '../../jobs/registry.js';
+import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, unknownError, type Resolution } from './authorization.js';
+import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
+import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
+import { recordEvent, recordTransition } from './transitions.js';
 
-export const RECOVER_JOB = 'payment.recover';
-/** A payment still Pending this long after its insert lost its acquirer answer (a crash): recover it. */
-const RECOVER_AFTER_MS = 2 * 60 * 1000;
+export { RECOVER_JOB };
+/** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
+export type { PaymentRow };
+/** What another module may read of a payment by id: its status and the acquirer's answer. */
+export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'>;
+
+/** A payment as another module reads it by its reference (a payment link's checkout payments). */
+export type ReferencedPayment = Pick<PaymentRow, 'payment_id' | 'status' | 'amount' | 'installments' | 'authorization_code' | 'brand' | 'masked_card_number'>;
 
 /** What the payment service uses of the process's services. */
-export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue' | 'settlement'>;
+export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue' | 'settlement' | 'metrics'>;
 
 export interface Payer {
   merchantId: string;
@@ -53,16 +63,15 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
 
 /**
  * Split shares in cents: bruto on the amount, liquido on what the merchant nets after MDR and
- * fees under its pricing at the moment of the sale.
+ * fees under its pricing at the moment of the sale (the rule: src/domain/split.ts).
  */
 function shares(splits: ParsedSplit[], amount: number, installments: number, pricing: Pricing): StoredSplit[] {
-  const gross = BigInt(amount);
-  const net = creditNetCents(pricing, gross, installments);
+  const bases = saleSplitBases(pricing, BigInt(amount), installments);
   return splits.map((s) => ({
     documentNumberBeneficiary: s.documentNumberBeneficiary,
     type: s.type,
     percent: Number(s.percent) / 100,
-    amount: Number(splitShareCents(s.type === 'bruto' ? gross : net, s.percent)),
+    amount: Number(splitShare(splitBase(s.type, bases), s.percent)),
   }));
 }
 
@@ -73,10 +82,15 @@ function shares(splits: ParsedSplit[], amount: number, installments: number, pri
  * the acquirer what happened under that key: nothing is ever authorized twice.
  */
 export class PaymentService {
+  /** The acquirer side: send, resolve an ambiguous answer, record, recover. */
+  readonly authorizations: Authorizations;
+
   constructor(
     private readonly ctx: PaymentDeps,
     private readonly acquirer: Acquirer,
-  ) {}
+  ) {
+    this.authorizations = new Authorizations(ctx, acquirer);
+  }
 
   /**
    * `extra.billingId` links a recurrence charge to its billing. `extra.paymentId` lets such a
@@ -90,6 +104,8 @@ export class PaymentService {
     const paymentId = extra.paymentId ?? randomUUID();
     const now = ctx.clock.now();
     const at = now.toISOString();
+    // Before the transaction: it reads the merchant's acquirer connection (a query of its own).
+    const recoverAt = await this.authorizations.recoverAt(payer.merchantId, now);
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
@@ -144,92 +160,82 @@ export class PaymentService {
         billing_id: extra.billingId ?? null,
         created_at: at,
         updated_at: at,
+        // Set with the insert: should we die before the send, the settle window runs from here.
+        acquirer_sent_at: rejected ? null : ctx.clock.wallNow().toISOString(),
       };
       await paymentsRepository.insert(trx, row);
       if (rejected) {
         // A rejected payment never reaches the acquirer.
-        await insertEvent(trx, row, '', 'Denied', at);
+        await recordEvent(trx, ctx.queue, row, '', 'Denied', at);
       } else {
         await ctx.queue.enqueue(trx, {
           kind: RECOVER_JOB,
           payload: { paymentId },
-          runAt: new Date(now.getTime() + RECOVER_AFTER_MS),
-          dedupeKey: `${RECOVER_JOB}:${paymentId}`,
+          runAt: recoverAt,
+          dedupeKey: recoverKey(paymentId),
         });
       }
       return { row, card };
     });
-    if (row.status === 'Denied') return { status: 201, body: toPaymentResult(row) };
+    if (row.status === 'Denied') {
+      // Refused by anti-fraud (59): its outcome is recorded here, the acquirer never sees it.
+      reportOutcome(ctx, row);
+      return { status: 201, body: toPaymentResult(row) };
+    }
 
-    let result: AuthorizeResult;
-    try {
-      result = await this.authorize(row, card);
-    } catch (error) {
-      // No answer: the acquirer may or may not have authorized. The recovery job will ask it.
-      ctx.logger.warn({ paymentId, err: error instanceof Error ? error.message : String(error) }, 'acquirer did not answer');
-      return {
-        status: 502,
-        error: new ApiError(502, 'acquirer_unavailable', `The acquirer did not answer; payment ${paymentId} stays Pending and is resolved automatically.`),
-      };
-    }
-    const recorded = await this.recordOutcome(row, result);
-    if (result.outcome === 'failed') {
-      return {
-        status: 502,
-        error: new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${paymentId} (returnCode 96); nothing was charged.`),
-      };
-    }
-    return { status: 201, body: toPaymentResult(recorded) };
+    const sent = await this.authorizations.send(row, card);
+    // No answer and no record found at once: the recovery job settles it from the acquirer's record.
+    if (!sent.known) return { status: 502, error: unknownError(paymentId) };
+    if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
+    return { status: 201, body: toPaymentResult(sent.row) };
   }
 
-  private authorize(row: PaymentRow, card: ChargeableCard): Promise<AuthorizeResult> {
-    return this.acquirer.authorize(
-      {
-        merchantId: row.merchant_id,
-        amount: Number(row.amount),
-        installments: row.installments,
-        productType: row.product_type as 'avista' | 'lojista',
-        card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName: row.cardholder_name },
-        forcedReturnCode: (card.forcedReturnCode ?? undefined) as ReturnCode | undefined,
-      },
-      { idempotencyKey: row.payment_id },
-    );
-  }
-
-  /**
-   * Records the acquirer's answer for a Pending payment, with its event, and drops the recovery
-   * job. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review).
-   */
-  async recordOutcome(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
-    const { ctx } = this;
-    const at = ctx.clock.now().toISOString();
-    const status = result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied';
-    const fields = {
-      return_code: result.returnCode,
-      return_message: result.returnMessage,
-      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-      nsu: result.outcome === 'failed' ? null : result.nsu,
-      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-    };
-    const moved = await ctx.database.db.transaction().execute(async (trx) => {
-      const moved = await paymentsRepository.transition(trx, row, 'Pending', status, at, fields);
-      // Receivables are created with the authorization, in its transaction (contract section 9).
-      if (moved) await ctx.settlement.onPaymentTransition(trx, { ...row, ...fields, status, updated_at: at }, 'Pending', status);
-      await trx.deleteFrom('jobs').where('dedupe_key', '=', `${RECOVER_JOB}:${row.payment_id}`).where('status', '=', 'pending').execute();
-      return moved;
-    });
-    // The hot path knows the new row; only a lost race (the recovery job got there first) re-reads it.
-    if (moved) return { ...row, ...fields, status, updated_at: at };
-    return (await paymentsRepository.find(ctx.database.db, row.payment_id))!;
+  /** Records the acquirer's answer for a Pending payment (see Authorizations.record). */
+  recordOutcome(row: PaymentRow, result: Parameters<Authorizations['record']>[1]): Promise<PaymentRow> {
+    return this.authorizations.record(row, result);
   }
 
   /** The recovery job: settles a payment whose acquirer answer was lost. */
-  async recover(paymentId: string): Promise<void> {
+  recover(paymentId: string): Promise<void> {
+    return this.authorizations.recover(paymentId);
+  }
+
+  /**
+   * For the billing engine, which owns its payments' fate: settles a Pending billing payment
+   * from the acquirer's record and, when the acquirer never received it, sends it again with
+   * the stored card (`mayResend`) or records that nothing was charged. Throws
+   * AcquirerUnavailable when the acquirer cannot be asked.
+   */
+  async settleBillingPayment(paymentId: string, mayResend: boolean): Promise<Resolution> {
+    const resolution = await this.authorizations.resolveWaiting(paymentId);
+    if (resolution.kind !== 'not_received') return resolution;
+    const { row } = resolution;
+    if (!mayResend) return { kind: 'settled', row: await this.authorizations.recordFailure(row, 'Not sent again: the subscription stopped before the acquirer received the charge. Nothing was charged.') };
+    const card = row.vault_id
+      ? await storedCardOf(this.ctx, this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id, cardholderName: row.cardholder_name }).catch((error) => {
+          if (error instanceof ApiError && error.statusCode < 500) return null;
+          throw error;
+        })
+      : null;
+    return this.authorizations.resend(row, card ?? null);
+  }
+
+  /**
+   * A payment's status and answer by id, whatever its merchant, or undefined when there is no
+   * such payment (the billing engine reads back the payments it made under its own ids).
+   */
+  async find(paymentId: string): Promise<PaymentState | undefined> {
     const row = await paymentsRepository.find(this.ctx.database.db, paymentId);
-    if (!row || row.status !== 'Pending') return;
-    const known = await this.acquirer.lookup(paymentId);
-    // The acquirer never received it: nothing was charged, so the payment failed.
-    await this.recordOutcome(row, known ?? { outcome: 'failed', returnCode: '96', returnMessage: 'The acquirer never received the authorization' });
+    return row && { payment_id: row.payment_id, status: row.status, return_code: row.return_code, return_message: row.return_message };
+  }
+
+  /**
+   * For the settlement sweep, in its transaction: a card payment whose installments are all
+   * received moves from Authorized to Paid, with its event and notifications. False when it was
+   * no longer Authorized (cancelled meanwhile): nothing is written.
+   */
+  recordPaid(trx: Executor, paymentId: string, at: string): Promise<boolean> {
+    return recordTransition(trx, this.ctx.queue, paymentId, 'Authorized', 'Paid', at);
   }
 
   async get(merchantId: string, paymentId: string): Promise<PaymentResult> {
@@ -246,15 +252,22 @@ export class PaymentService {
     if (row.status !== 'Authorized' && row.status !== 'Blocked') {
       throw conflict(`A payment in status ${row.status} cannot be cancelled; only Authorized or Blocked ones can.`);
     }
-    const result = await this.acquirer.cancel(
-      { acquirerReference: row.acquirer_reference!, amount: Number(row.amount) },
-      { idempotencyKey: `cancel:${paymentId}` },
-    );
-    if (result.outcome === 'failed') throw new ApiError(502, 'acquirer_failure', `The acquirer could not cancel payment ${paymentId}.`);
+    let result;
+    try {
+      result = await this.acquirer.cancel(
+        { merchantId: row.merchant_id, acquirerReference: row.acquirer_reference!, amount: Number(row.amount) },
+        { idempotencyKey: `cancel:${paymentId}` },
+      );
+    } catch (error) {
+      // The void may or may not have been made; sending it again is safe (a voided sale answers as voided).
+      if (error instanceof AcquirerUnavailable) throw new ApiError(502, 'acquirer_unavailable', `The acquirer did not answer the cancel of payment ${paymentId}; it is still ${row.status}. Send the cancel again.`);
+      throw error;
+    }
+    if (result.outcome === 'failed') throw new ApiError(502, 'acquirer_failure', `The acquirer could not cancel payment ${paymentId}: ${result.returnMessage}.`);
     const moved = await ctx.database.db
       .transaction()
       .execute(async (trx) => {
-        const moved = await paymentsRepository.transition(trx, row, row.status, 'Canceled', ctx.clock.now().toISOString());
+        const moved = await recordTransition(trx, ctx.queue, paymentId, row.status, 'Canceled', ctx.clock.now().toISOString());
         if (moved) await ctx.settlement.onPaymentTransition(trx, row, row.status, 'Canceled');
         return moved;
       });
@@ -272,11 +285,25 @@ export class PaymentService {
     const moved = await ctx.database.db
       .transaction()
       .execute(async (trx) => {
-        const moved = await paymentsRepository.transition(trx, row, 'Blocked', 'Authorized', ctx.clock.now().toISOString());
+        const moved = await recordTransition(trx, ctx.queue, paymentId, 'Blocked', 'Authorized', ctx.clock.now().toISOString());
         if (moved) await ctx.settlement.onPaymentTransition(trx, row, 'Blocked', 'Authorized');
         return moved;
       });
     if (!moved) throw conflict('The payment changed status meanwhile.');
     return toPaymentResult((await paymentsRepository.find(ctx.database.db, paymentId))!);
+  }
+
+  /**
+   * The merchant's payments made under `reference` (referenceTransaction), newest first: a
+   * payment link reads its checkout's payments (`paymentlink:<id>`) through this.
+   */
+  listByReference(merchantId: string, reference: string): Promise<ReferencedPayment[]> {
+    return paymentsRepository.byReference(this.ctx.database.db, merchantId, reference);
+  }
+
+  /** The recovery job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
+    // Keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
+    return [{ kind: RECOVER_JOB, handler: async ({ paymentId }: { paymentId: string }) => this.recover(paymentId), maxAttempts: 100 }];
   }
 }

@@ -5,7 +5,9 @@ import type { Database } from '../../db/connection.js';
 import type { PixChargesTable } from '../../db/schema.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { JobDefinition } from '../../jobs/registry.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { MerchantService } from '../merchants/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordNotifications } from '../webhooks/outbox.js';
 
@@ -54,6 +56,7 @@ export class PixService {
     private readonly clock: Clock,
     private readonly queue: JobQueue,
     private readonly settlement: SettlementService,
+    private readonly merchants: MerchantService,
     private readonly publicUrl: string,
   ) {}
 
@@ -68,8 +71,9 @@ export class PixService {
     const txid = id.replace(/-/g, ''); // 32 of [0-9a-f]: an API-Pix cob txid (26..35 alphanumerics)
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + (body.expiresIn ?? 3600) * 1000);
+    // The receiver's name for the code, read before the transaction (the merchants service reads through its own connection).
+    const merchant = await this.merchants.get(payer.merchantId);
     return this.database.db.transaction().execute(async (trx) => {
-      const merchant = await trx.selectFrom('merchants').select('name').where('merchant_id', '=', payer.merchantId).executeTakeFirstOrThrow();
       const row: PixChargeRow = {
         id,
         merchant_id: payer.merchantId,
@@ -110,7 +114,7 @@ export class PixService {
       if (Number(moved.numUpdatedRows) !== 1) throw conflict('The charge changed status meanwhile.');
       // A Pix sale is new and complete at once: "" -> Paid. Its installment's own notification
       // (received the same day) follows from the settlement below.
-      await recordNotifications(trx, [
+      await recordNotifications(trx, this.queue, [
         { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: row.nsu, codAuth: row.cod_auth, installmentNumber: 0, oldValue: '', newValue: 'Paid', at },
       ]);
       await this.settlement.recordSale(trx, {
@@ -136,5 +140,10 @@ export class PixService {
   /** The expiry job: an unpaid charge becomes Expired (idempotent). */
   async expire(id: string): Promise<void> {
     await this.database.db.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', id).where('status', '=', 'Pending').execute();
+  }
+
+  /** The expiry job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
+    return [{ kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) }];
   }
 }

@@ -22,10 +22,6 @@ export interface ChargeState extends BillingRow {
   plan_installments: number | null;
   interval_days: number;
   plan_amount: number;
-  /** The current stored card's unsecret columns; null when it was deleted. */
-  card_holder: string | null;
-  card_exp_month: string | null;
-  card_exp_year: string | null;
 }
 
 export interface Modification {
@@ -70,11 +66,6 @@ export const billingsRepository = {
       .selectFrom('billings as b')
       .innerJoin('subscriptions as s', 's.subscription_id', 'b.subscription_id')
       .innerJoin('plans as p', 'p.plan_id', 's.plan_id')
-      // The card's name and expiry come with it (one read per charge); its PAN stays sealed
-      // until the payment service opens it.
-      .leftJoin('vault_cards as v', (join) =>
-        join.onRef('v.vault_id', '=', 's.vault_id').onRef('v.merchant_id', '=', 's.merchant_id').on('v.deleted_at', 'is', null),
-      )
       .selectAll('b')
       .select([
         's.status as sub_status',
@@ -85,9 +76,6 @@ export const billingsRepository = {
         'p.installments as plan_installments',
         'p.interval_days',
         'p.amount as plan_amount',
-        'v.cardholder_name as card_holder',
-        'v.exp_month as card_exp_month',
-        'v.exp_year as card_exp_year',
       ])
       .where('b.billing_id', '=', billingId)
       .executeTakeFirst();

@@ -1,13 +1,14 @@
+import { AcquirerUnavailable } from '../../acquirer/types.js';
 import type { AppContext } from '../../context.js';
 import { validateExpiry } from '../../domain/cards.js';
 import { ApiError } from '../../http/errors.js';
-import { paymentsRepository } from '../payments/repository.js';
+import type { VaultView } from '../cards/service.js';
 import type { PaymentBody } from '../payments/schemas.js';
 import type { ChargeState } from './billings-repository.js';
 import type { PaymentSnapshot } from './charge-outcome.js';
 import { chargeCents } from './plan-rules.js';
 
-export type ChargeDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'payments' | 'queue'>;
+export type ChargeDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'payments' | 'queue' | 'cards'>;
 
 /**
  * The codeAntiFraud of recurring charges: the seeds' anti-fraud library runs in the payer's
@@ -21,7 +22,12 @@ export interface AttemptResult {
   returnCode: string | null;
   returnMessage: string;
   paymentId: string | null;
+  /** The payment is still Pending: look again after this long (the acquirer's settle window, or a recheck). */
+  retryInMs?: number;
 }
+
+/** An acquirer that cannot be asked is asked again after this; the attempt is not spent. */
+const UNANSWERED_RECHECK_MS = 30_000;
 
 const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
 
@@ -42,14 +48,15 @@ function fromRow(row: { payment_id: string; status: string; return_code: string 
  * and should a twin run race us, the id is the primary key and the acquirer's idempotency key.
  */
 export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId: string, resumed: boolean): Promise<AttemptResult> {
-  const db = ctx.database.db;
   // A fresh claim made up a new id a moment ago: no payment can carry it yet.
-  const existing = resumed ? await paymentsRepository.find(db, paymentId) : undefined;
+  const existing = resumed ? await ctx.payments.find(paymentId) : undefined;
+  if (existing?.status === 'Pending') return settlePending(ctx, state, existing);
   if (existing) return fromRow(existing);
 
-  if (state.card_holder === null) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
+  const card = await storedCardOf(ctx, state);
+  if (!card) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
   // Checked before the acquirer is called (contract section 8): an expired stored card is PaymentInvalid.
-  const expiry = validateExpiry(state.card_exp_month!, state.card_exp_year!, ctx.clock.now());
+  const expiry = validateExpiry(card.expirationMonth, card.expirationYear, ctx.clock.now());
   if (!expiry.ok || expiry.expired) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
 
   const body: PaymentBody = {
@@ -57,7 +64,7 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
     referenceTransaction: state.billing_id,
     sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
     // The payment service loads and opens the stored card itself; the vault's name goes to the acquirer.
-    cardInfo: { vaultId: state.vault_id, cardholderName: state.card_holder },
+    cardInfo: { vaultId: state.vault_id, cardholderName: card.cardholderName },
   };
   let outcome;
   try {
@@ -72,7 +79,35 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
     return { payment: { status, returnCode }, returnCode, returnMessage: returnMessage ?? status, paymentId };
   }
   // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
-  const row = await paymentsRepository.find(db, paymentId);
+  const row = await ctx.payments.find(paymentId);
   if (!row) throw outcome.error;
   return fromRow(row);
+}
+
+/** The subscription's stored card as the vault shows it (name and expiry; its PAN stays sealed), or null once deleted. */
+async function storedCardOf(ctx: ChargeDeps, state: ChargeState): Promise<VaultView | null> {
+  try {
+    return await ctx.cards.getVault(state.merchant_id, state.vault_id);
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * A resumed attempt whose payment is Pending: its run died, or its answer was lost. The
+ * acquirer's record settles it; if the acquirer never received it (and nothing sent can still
+ * arrive), it is sent again under the same payment id, unless the subscription stopped
+ * meanwhile. Until then the attempt waits, never recorded as a decline.
+ */
+async function settlePending(ctx: ChargeDeps, state: ChargeState, pending: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): Promise<AttemptResult> {
+  try {
+    const resolution = await ctx.payments.settleBillingPayment(pending.payment_id, state.sub_status === 'Active');
+    if (resolution.kind !== 'unknown') return fromRow(resolution.row);
+    return { ...fromRow(pending), retryInMs: resolution.retryInMs };
+  } catch (error) {
+    if (!(error instanceof AcquirerUnavailable)) throw error;
+    ctx.logger.warn({ paymentId: pending.payment_id, billingId: state.billing_id, err: error.message }, 'acquirer not answering: billing payment still pending');
+    return { ...fromRow(pending), retryInMs: UNANSWERED_RECHECK_MS };
+  }
 }

@@ -29,7 +29,9 @@ export interface AttemptContext {
  * Contract section 8's outcome table:
  * - 00 (Authorized) -> Paid;
  * - 51 -> retry at D + 2^k while k <= attempts, else Denied;
- * - 46 -> Denied, no retry, subscription Blocked;
+ * - 46 (card cancelled), 41 (lost), 43 (stolen), 78 (blocked) -> Denied, no retry, subscription
+ *   Blocked: the card will not work again, so charging it next cycle is pointless (issue 12
+ *   extends the contract's 46 to every code that says so, whichever acquirer answered);
  * - 96 (the acquirer failed, nothing charged) -> PaymentInvalid;
  * - any other decline (05, 54, 59 anti-fraud reject...) -> Denied, no retry.
  * An anti-fraud Review holds an authorized payment (Blocked) for an operator. A billing runs
@@ -54,7 +56,10 @@ export function decide(payment: PaymentSnapshot, ctx: AttemptContext): Decision 
       const at = nextRetryDate(ctx.dueDate, ctx.failuresSoFar, ctx.attempts);
       return at ? { kind: 'retry', at } : { kind: 'final', status: 'Denied', blockSubscription: false };
     }
+    case '41':
+    case '43':
     case '46':
+    case '78':
       return { kind: 'final', status: 'Denied', blockSubscription: true };
     case '96':
       return { kind: 'final', status: 'PaymentInvalid', blockSubscription: false };

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater } from '../../jobs/registry.js';
-import { paymentsRepository } from '../payments/repository.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
 import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { decide, type Decision } from './charge-outcome.js';
@@ -19,8 +18,8 @@ export interface ChargePayload {
 export const chargeKey = (billingId: string, attempt: number) => `${CHARGE_JOB}:${billingId}:${attempt}`;
 
 const DAY_MS = 86_400_000;
-/** A payment left Pending (acquirer answer lost) is settled by its recovery job within ~2 minutes. */
-const PENDING_RECHECK_MS = 3 * 60_000;
+/** A payment left Pending with no better estimate (its answer was lost a moment ago) is looked at again after this. */
+const PENDING_RECHECK_MS = 30_000;
 
 /** The plan terms the engine needs when a billing ends. */
 export interface PlanCycle {
@@ -100,7 +99,7 @@ export class BillingEngine {
     let result = await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
     const context = { dueDate: new Date(state.expire_at), failuresSoFar: attempt + 1, attempts: state.plan_attempts };
     let decision: Decision = result.payment ? decide(result.payment, context) : { kind: 'final', status: 'PaymentInvalid', blockSubscription: false };
-    if (decision.kind === 'wait') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + PENDING_RECHECK_MS), 'payment pending at the acquirer');
+    if (decision.kind === 'wait') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + (result.retryInMs ?? PENDING_RECHECK_MS)), 'payment pending at the acquirer');
     if (decision.kind === 'void') {
       result = await this.voidHeld(state.merchant_id, taken.paymentId);
       decision = decide(result.payment!, context);
@@ -117,7 +116,7 @@ export class BillingEngine {
     if (state.attempts_made === attempt + 1 && state.charging_payment_id !== null) {
       // Claimed and never recorded: the run that claimed it died. Resume under its payment id.
       const paymentId = state.charging_payment_id;
-      if (state.sub_status !== 'Active' && !(await paymentsRepository.find(db, paymentId))) {
+      if (state.sub_status !== 'Active' && !(await this.ctx.payments.find(paymentId))) {
         // It died before paying, and the subscription stopped since: never charge it now.
         await billingsRepository.record(db, { billingId: state.billing_id, attempt, paymentId }, { status: 'Canceled', next_attempt_at: null, attempts_history: state.attempts_history }, this.ctx.clock.now().toISOString());
         return null;
@@ -154,7 +153,7 @@ export class BillingEngine {
     } catch (error) {
       if (!(error instanceof ApiError && error.statusCode === 409)) throw error;
     }
-    const row = (await paymentsRepository.find(this.ctx.database.db, paymentId))!;
+    const row = (await this.ctx.payments.find(paymentId))!;
     const voided = row.status === 'Canceled';
     return {
       payment: { status: row.status, returnCode: voided ? '59' : row.return_code },
@@ -170,10 +169,11 @@ export class BillingEngine {
     const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
     const attemptsHistory = JSON.stringify([...historyOf(state), entry]);
     const claim = { billingId: state.billing_id, attempt, paymentId };
+    let blocked = false;
     await this.ctx.database.db.transaction().execute(async (trx) => {
       // Read inside the transaction: the subscription may have been cancelled while we charged.
-      const sub = await trx.selectFrom('subscriptions').select('status').where('subscription_id', '=', state.subscription_id).executeTakeFirstOrThrow();
-      if (decision.kind === 'retry' && sub.status === 'Active') {
+      let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
+      if (decision.kind === 'retry' && subStatus === 'Active') {
         const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
         if (recorded) {
           await this.ctx.queue.enqueue(trx, {
@@ -188,11 +188,20 @@ export class BillingEngine {
       // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
       const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
       if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return;
-      let subStatus = sub.status;
       if (decision.kind === 'final' && decision.blockSubscription) {
-        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at)) subStatus = 'Blocked';
+        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at)) {
+          subStatus = 'Blocked';
+          blocked = true;
+        }
       }
       await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
     });
+    // After the commit: a rolled-back block is never reported.
+    if (blocked) {
+      this.ctx.logger.warn(
+        { event: 'subscription.blocked', subscriptionId: state.subscription_id, billingId: state.billing_id, merchantId: state.merchant_id, paymentId: result.paymentId, returnCode: result.returnCode },
+        'subscription blocked',
+      );
+    }
   }
 }

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.js';
+import type { Dialect, Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
 import type { PlanRow } from './views.js';
@@ -18,6 +18,16 @@ export const plansRepository = {
   /** A merchant's plan; another merchant's id is simply not found (404, no existence leak). */
   async find(db: Executor, merchantId: string, planId: string): Promise<PlanRow | undefined> {
     return db.selectFrom('plans').selectAll().where('plan_id', '=', planId).where('merchant_id', '=', merchantId).executeTakeFirst();
+  },
+
+  /**
+   * The plan read under a share lock on PostgreSQL (SQLite has one writer at a time and no such
+   * clause): a plan being cancelled right now either finishes first or waits for the reader.
+   */
+  async findLocked(db: Executor, dialect: Dialect, planId: string): Promise<PlanRow> {
+    let query = db.selectFrom('plans').selectAll().where('plan_id', '=', planId);
+    if (dialect === 'postgres') query = query.forShare();
+    return query.executeTakeFirstOrThrow();
   },
 
   async findMany(db: Executor, planIds: string[]): Promise<Map<string, PlanRow>> {

@@ -8,6 +8,7 @@ import type { Principal } from '../auth/service.js';
 import { billingsRepository } from './billings-repository.js';
 import { planTerms, type PlanShapeInput } from './plan-rules.js';
 import { plansRepository, type PlanSortColumn } from './plans-repository.js';
+import { subscriptionsRepository } from './subscriptions-repository.js';
 import { toPlan, type PlanRow, type PlanView } from './views.js';
 
 export interface PlanBody extends PlanShapeInput {
@@ -89,8 +90,10 @@ export class PlanService {
    * their values; interval and installments follow the type rules as on create.
    */
   async update(principal: Principal, planId: string, body: PlanBody & { merchantId: string }): Promise<string> {
-    requireOwnMerchantId(principal, body.merchantId, 'merchantId');
+    // The path's id first: another merchant's plan is 404 (no existence leak) whatever the body
+    // says; only then is a body merchantId that is not the caller's 403.
     const row = await this.find(principal, planId);
+    requireOwnMerchantId(principal, body.merchantId, 'merchantId');
     const terms = planTerms(body, { trialDays: row.trial_days, attempts: row.attempts });
     const next: Partial<PlanRow> = {
       name: body.name,
@@ -127,12 +130,7 @@ export class PlanService {
       await plansRepository.update(trx, planId, { status, updated_at: at });
       if (status !== 'Canceled') return;
       await billingsRepository.cancelOpenedOfPlan(trx, planId, { by: principal.userName, at });
-      await trx
-        .updateTable('subscriptions')
-        .set({ status: 'Canceled', updated_at: at })
-        .where('plan_id', '=', planId)
-        .where('status', 'in', ['Active', 'Blocked'])
-        .execute();
+      await subscriptionsRepository.cancelLiveOfPlan(trx, planId, at);
     });
     return planId;
   }

@@ -1,4 +1,4 @@
-import type { JobHandlers } from '../../jobs/registry.js';
+import type { JobDefinition } from '../../jobs/registry.js';
 import { BillingService } from './billings-service.js';
 import type { ChargeDeps } from './charge-attempt.js';
 import { BillingEngine, CHARGE_JOB, type ChargePayload } from './engine.js';
@@ -15,12 +15,13 @@ export class RecurrenceService {
   constructor(deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
     this.plans = new PlanService(deps.database, deps.clock);
-    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine);
+    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards);
     this.billings = new BillingService(deps.database, deps.clock, this.engine);
   }
 
-  registerJobs(handlers: JobHandlers): void {
+  /** The billing engine's charge job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
     // Parallel: each billing's charge is independent of the others due at the same instant.
-    handlers.register(CHARGE_JOB, async (payload: ChargePayload) => this.engine.charge(payload), { parallel: true });
+    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload) => this.engine.charge(payload), parallel: true }];
   }
 }

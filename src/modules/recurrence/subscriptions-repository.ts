@@ -27,6 +27,12 @@ export const subscriptionsRepository = {
       .executeTakeFirst();
   },
 
+  /** A subscription's status (it exists: a billing names it). */
+  async statusOf(db: Executor, subscriptionId: string): Promise<string> {
+    const row = await db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow();
+    return row.status;
+  },
+
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
     if (ids.length === 0) return [];
     return db.selectFrom('subscriptions').selectAll().where('subscription_id', 'in', [...new Set(ids)]).execute();
@@ -61,6 +67,11 @@ export const subscriptionsRepository = {
       .where('status', 'in', [...from])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Cascade of a plan cancel: its live subscriptions are Canceled, one statement. */
+  async cancelLiveOfPlan(db: Executor, planId: string, at: string): Promise<void> {
+    await db.updateTable('subscriptions').set({ status: 'Canceled', updated_at: at }).where('plan_id', '=', planId).where('status', 'in', [...LIVE]).execute();
   },
 
   async setVault(db: Executor, subscriptionId: string, vaultId: string, at: string): Promise<void> {

@@ -1,15 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Database, Executor } from '../../db/connection.js';
+import type { Database } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { Principal } from '../auth/service.js';
-import { vaultCardsRepository } from '../cards/repository.js';
+import type { CardService } from '../cards/service.js';
 import { billingsRepository } from './billings-repository.js';
 import type { BillingEngine } from './engine.js';
 import { plansRepository } from './plans-repository.js';
 import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
-import { toSubscription, type PlanRow, type SubscriptionRow, type SubscriptionView } from './views.js';
+import { toSubscription, type SubscriptionRow, type SubscriptionView } from './views.js';
 
 const DAY_MS = 86_400_000;
 
@@ -35,6 +35,7 @@ export class SubscriptionService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly engine: BillingEngine,
+    private readonly cards: Pick<CardService, 'getVault'>,
   ) {}
 
   /** Billing 1 is issued with the subscription, due after the trial (creation + trialDays). */
@@ -48,7 +49,7 @@ export class SubscriptionService {
     await db.transaction().execute(async (trx) => {
       // Re-read under a share lock (PostgreSQL): a plan being cancelled right now either
       // finishes first (we see it) or waits for us (its cascade then sees this subscription).
-      const current = await this.lockPlan(trx, plan.plan_id);
+      const current = await plansRepository.findLocked(trx, this.database.dialect, plan.plan_id);
       if (current.status !== 'Active') throw conflict(`The plan is ${current.status}: it takes no new subscriptions.`);
       const row: SubscriptionRow = {
         subscription_id: subscriptionId,
@@ -110,7 +111,7 @@ export class SubscriptionService {
     const db = this.database.db;
     const now = this.clock.now();
     await db.transaction().execute(async (trx) => {
-      const plan = await this.lockPlan(trx, row.plan_id);
+      const plan = await plansRepository.findLocked(trx, this.database.dialect, row.plan_id);
       if (plan.status === 'Canceled') throw conflict('The plan is Canceled: its subscriptions cannot be reactivated.');
       const last = await billingsRepository.lastInstallment(trx, row.subscription_id);
       if (plan.installments !== null && last >= plan.installments) {
@@ -135,17 +136,13 @@ export class SubscriptionService {
     });
   }
 
-  private async lockPlan(trx: Executor, planId: string): Promise<PlanRow> {
-    let query = trx.selectFrom('plans').selectAll().where('plan_id', '=', planId);
-    // SQLite has one writer at a time and no such clause.
-    if (this.database.dialect === 'postgres') query = query.forShare();
-    return query.executeTakeFirstOrThrow();
-  }
-
   private async requireVault(principal: Principal, vaultId: string): Promise<void> {
-    // Another merchant's, unknown or deleted: 404, no existence leak (contract section 2).
-    if (!(await vaultCardsRepository.findLive(this.database.db, principal.merchantId, vaultId))) {
-      throw new ApiError(404, 'not_found', 'vaultId not found.');
+    try {
+      await this.cards.getVault(principal.merchantId, vaultId);
+    } catch (error) {
+      // Another merchant's, unknown or deleted: 404, no existence leak (contract section 2).
+      if (error instanceof ApiError && error.statusCode === 404) throw new ApiError(404, 'not_found', 'vaultId not found.');
+      throw error;
     }
   }
 

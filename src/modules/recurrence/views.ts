@@ -6,7 +6,7 @@ export type PlanRow = Selectable<PlansTable>;
 export type SubscriptionRow = Selectable<SubscriptionsTable>;
 export type BillingRow = Selectable<BillingsTable>;
 
-/** The API's resources (seed "Plan", "Subscription", "Billing"); see routes/schemas.ts. */
+/** The API's resources (seed "Plan", "Subscription", "Billing"); see schemas.ts. */
 export interface PlanView {
   id: string;
   merchantId: string;
@@ -60,7 +60,8 @@ export interface BillingDetail extends BillingView {
 
 /** The plan's createdDate is the one datetime without zone (contract section 2): UTC wall time. */
 export function withoutZone(iso: string): string {
-  return iso.slice(0, 19);
+  // Milliseconds kept, as in every other timestamp; only the zone is left out.
+  return iso.replace(/Z$/, '');
 }
 
 export function toPlan(row: PlanRow): PlanView {

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { VirtualClock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import type { ClaimedJob, JobQueue } from '../../jobs/queue.js';
+import { LeaseKeeper } from '../../jobs/lease-keeper.js';
+import { DEFAULT_LEASE_MS, type ClaimedJob, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/registry.js';
 import { runJob, silentLogger, type JobLogger, type JobRunner } from '../../jobs/run-job.js';
 import type { Worker } from '../../jobs/worker.js';
@@ -18,6 +19,8 @@ const PARALLEL = 8;
 export interface SandboxClockOptions {
   logger?: JobLogger;
   maxJobsPerAdvance?: number;
+  /** The lease of the jobs an advance claims (renewed while it holds them); default the worker's. */
+  leaseMs?: number;
 }
 
 export interface AdvanceResult {
@@ -39,6 +42,7 @@ export interface AdvanceBy {
 export class SandboxClockService {
   private readonly runner: JobRunner;
   private readonly maxJobs: number;
+  private readonly leaseMs: number;
   /** Advances run one after the other: two interleaved would run jobs out of time order. */
   private tail: Promise<unknown> = Promise.resolve();
 
@@ -52,6 +56,7 @@ export class SandboxClockService {
   ) {
     this.runner = { queue, handlers, clock, logger: options.logger ?? silentLogger };
     this.maxJobs = options.maxJobsPerAdvance ?? MAX_JOBS_PER_ADVANCE;
+    this.leaseMs = options.leaseMs ?? worker?.leaseMs ?? DEFAULT_LEASE_MS;
   }
 
   /** Adopts the persisted offset (a restart, or another instance that advanced). */
@@ -84,7 +89,16 @@ export class SandboxClockService {
     // The local worker must neither run a job with the clock pinned for another, nor run a
     // later job before an earlier one: pause() waits for the jobs it is running.
     await this.worker?.pause();
-    const workerId = `sandbox-clock:${randomUUID()}`;
+    // Under the worker's id (so under this instance's prefix): a restart takes back the jobs of
+    // an advance that was killed as it takes back the worker's (JobQueue.releaseAbandoned).
+    const workerId = this.worker ? `${this.worker.workerId}:clock:${randomUUID().slice(0, 8)}` : `sandbox-clock:${randomUUID()}`;
+    // The advance's own heartbeat: a batch can hold 200 jobs for longer than one lease.
+    const keeper = new LeaseKeeper(this.runner.queue, workerId, this.leaseMs, this.runner.logger);
+    const claim = async (limit: number, dueBy: Date) => {
+      const jobs = await this.runner.queue.claim(workerId, { limit, dueBy, leaseMs: this.leaseMs });
+      for (const job of jobs) keeper.hold(job);
+      return jobs;
+    };
     let jobsRun = 0;
     let reached: Date;
     try {
@@ -99,19 +113,21 @@ export class SandboxClockService {
         // with it as one batch (a billing run: thousands at once). Nothing is due earlier, and
         // whatever these jobs enqueue for this instant or before is claimed by the next round,
         // so a job a handler enqueues for earlier than the next queued job still runs before it.
-        const [first] = await this.runner.queue.claim(workerId, { limit: 1, dueBy: target });
+        const [first] = await claim(1, target);
         if (!first) break;
         const room = Math.min(BATCH, this.maxJobs - jobsRun) - 1;
-        const rest = room > 0 ? await this.runner.queue.claim(workerId, { limit: room, dueBy: first.runAt }) : [];
+        const rest = room > 0 ? await claim(room, first.runAt) : [];
         // The pin only moves forward (it is max(run_at, now)) and stays between jobs, so anyone
         // reading the clock meanwhile never sees time go back.
         this.clock.pin(first.runAt);
-        jobsRun += await this.runBatch([first, ...rest], workerId);
+        jobsRun += await this.runBatch([first, ...rest], workerId, keeper);
       }
       this.clock.moveTo(target);
       // Answer the target itself: the wall clock ticked a little while we got here.
       reached = target;
     } finally {
+      // Jobs still held after a failure keep their last lease and are retaken when it ends.
+      await keeper.stop();
       // On failure too: keep at least the time the last job ran at, so time never goes back.
       this.clock.moveTo(this.clock.now());
       this.clock.unpin();
@@ -126,7 +142,7 @@ export class SandboxClockService {
    * independent of the others, like two billings' charges) runs PARALLEL at a time, as the
    * production worker would run them; every other job runs alone, in turn.
    */
-  private async runBatch(batch: ClaimedJob[], workerId: string): Promise<number> {
+  private async runBatch(batch: ClaimedJob[], workerId: string, keeper: LeaseKeeper): Promise<number> {
     const parallel = (job: ClaimedJob) => this.runner.handlers.isParallel(job.kind);
     for (let i = 0; i < batch.length; ) {
       let end = i + 1;
@@ -134,7 +150,11 @@ export class SandboxClockService {
       const stretch = batch.slice(i, end);
       let next = 0;
       const lane = async () => {
-        while (next < stretch.length) await runJob(this.runner, stretch[next++], workerId);
+        while (next < stretch.length) {
+          const job = stretch[next++];
+          await runJob(this.runner, job, workerId);
+          keeper.release(job);
+        }
       };
       await Promise.all(Array.from({ length: Math.min(PARALLEL, stretch.length) }, lane));
       i = end;

@@ -3,12 +3,10 @@ import type { App } from '../../http/types.js';
 import { advanceClockRoute } from './routes/advance-clock.js';
 import { getClockRoute } from './routes/get-clock.js';
 import { vaultOutcomeRoute } from './routes/vault-outcome.js';
-import { sandboxPayRoute as pixPayRoute } from '../pix/routes/sandbox-pay.js';
 
-/** Registered in sandbox mode only: in production every /sandbox path is 404. */
+/** Registered in sandbox mode only: in production every /sandbox path is 404. Modules register their own sandbox actions (pix, bankslips). */
 export function registerSandboxRoutes(app: App, ctx: AppContext): void {
   getClockRoute(app, ctx);
   advanceClockRoute(app, ctx);
   vaultOutcomeRoute(app, ctx);
-  pixPayRoute(app, ctx);
 }

@@ -2,7 +2,7 @@ import { sql, type Insertable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import type { ReceivableRow } from './records.js';
+import { INSTALLMENT_COLUMNS, SUMMARY_COLUMNS, type InstallmentColumns, type ReceivableRow, type SummaryColumns } from './records.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -10,6 +10,15 @@ const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${a
 /** What an installment's notification needs of its row. */
 const INSTALLMENT_CHANGE = ['merchant_id', 'account_number', 'nsu', 'cod_auth', 'installment_number', 'transaction_at'] as const;
 export type InstallmentChange = Pick<ReceivableRow, (typeof INSTALLMENT_CHANGE)[number]> & Partial<Pick<ReceivableRow, 'installment_status' | 'received_status'>>;
+
+/** Where a range read stopped: the answer order is (transaction_at, installment_number, id). */
+export interface RangeKey {
+  at: string;
+  n: number;
+  id: number;
+}
+export type RangeKind = 'operation-date' | 'operation-date-installments' | 'payment-date';
+export type RangeRow<K extends RangeKind> = K extends 'operation-date' ? SummaryColumns : InstallmentColumns;
 
 export const receivablesRepository = {
   async insert(db: Executor, rows: Insertable<ReceivablesTable>[]): Promise<void> {
@@ -90,6 +99,47 @@ export const receivablesRepository = {
       .orderBy('installment_number')
       .orderBy('id')
       .execute();
+  },
+
+  /**
+   * One page of a range search, in the answer order (transaction_at, installment_number, id),
+   * after `after` (keyset) or at `offset` (integrators' paging). Operation-date ranges are a range
+   * scan of receivables_account_tx_idx, already in that order (SQLite keeps the rowid, our id, at
+   * the end of every index entry; PostgreSQL adds an incremental sort on id within ties). The
+   * payment-date range walks the same index, filtering receipt_date: a receipt never comes before
+   * its sale's date (expected D+0 or later, received or prepaid later still), so the walk stops at
+   * the range's end; it starts at the account's first sale, the price of answering in sale order.
+   */
+  rangePage<K extends RangeKind>(
+    db: Executor,
+    kind: K,
+    account: number,
+    start: string,
+    end: string,
+    page: { after?: RangeKey; offset?: number; limit: number },
+  ): Promise<RangeRow<K>[]> {
+    const [from, to] = dayRange(start, end);
+    let q = db
+      .selectFrom('receivables')
+      .select(kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS)
+      .where('account_number', '=', account)
+      .where('transaction_at', '<', to);
+    if (kind === 'payment-date') q = q.where('receipt_date', '>=', start).where('receipt_date', '<=', end);
+    else q = q.where('transaction_at', '>=', from);
+    if (kind === 'operation-date') q = q.where('installment_number', '=', 1);
+    const k = page.after;
+    if (k) {
+      // The first condition bounds the index scan; the second is the exact keyset.
+      q = q.where('transaction_at', '>=', k.at).where((eb) =>
+        eb.or([
+          eb('transaction_at', '>', k.at),
+          eb.and([eb('transaction_at', '=', k.at), eb.or([eb('installment_number', '>', k.n), eb.and([eb('installment_number', '=', k.n), eb('id', '>', k.id)])])]),
+        ]),
+      );
+    }
+    q = q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').limit(page.limit);
+    if (page.offset) q = q.offset(page.offset);
+    return q.execute() as Promise<RangeRow<K>[]>;
   },
 
   byCode(db: Executor, account: number, nsu: string, codAuth?: string): Promise<ReceivableRow[]> {

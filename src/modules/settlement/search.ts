@@ -4,26 +4,23 @@ import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
-import { installmentRecord, summaryRecord } from './records.js';
-import { receivablesRepository } from './repository.js';
-
-/** The longest date range a search accepts (contract section 9): end - start <= 90 days. */
-export const MAX_RANGE_DAYS = 90;
+import { installmentJson, installmentRecord, summaryJson, summaryRecord } from './records.js';
+import { receivablesRepository, type RangeKey, type RangeKind, type RangeRow } from './repository.js';
 
 function isoDate(value: string, tag: string): string {
   if (!isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date YYYY-MM-DD.`);
   return value;
 }
 
-/** startDate <= endDate and a range of at most 90 days, else 400 on the offending bound. */
-export function dateRange(q: { startDate: string; endDate: string }): { start: string; end: string } {
+/** startDate <= endDate and a range of at most `maxDays` (CONCIL_MAX_RANGE_DAYS), else 400 on the offending bound. */
+export function dateRange(q: { startDate: string; endDate: string }, maxDays: number): { start: string; end: string } {
   const problems: { tag: string; description: string }[] = [];
   const start = isIsoDate(q.startDate) ? q.startDate : (problems.push({ tag: 'query.startDate', description: 'query.startDate must be a date YYYY-MM-DD.' }), null);
   const end = isIsoDate(q.endDate) ? q.endDate : (problems.push({ tag: 'query.endDate', description: 'query.endDate must be a date YYYY-MM-DD.' }), null);
   if (problems.length > 0) throw new ApiError(400, problems);
   if (start! > end!) throw new ApiError(400, 'query.startDate', 'query.startDate must not be after query.endDate.');
-  if (daysBetween(start!, end!) > MAX_RANGE_DAYS) {
-    throw new ApiError(400, 'query.endDate', `The range may cover at most ${MAX_RANGE_DAYS} days after query.startDate.`);
+  if (daysBetween(start!, end!) > maxDays) {
+    throw new ApiError(400, 'query.endDate', `The range may cover at most ${maxDays} days after query.startDate (query.endDate - query.startDate <= ${maxDays}).`);
   }
   return { start: start!, end: end! };
 }
@@ -58,21 +55,100 @@ export const conciliationSearch = {
     return (await receivablesRepository.byAuthCode(ctx.database.db, account, filter)).map(installmentRecord);
   },
 
-  async byOperationDate(ctx: AppContext, p: Principal, q: { accountNumber: string; startDate: string; endDate: string }) {
-    const account = requireOwnAccount(p, q.accountNumber);
-    const { start, end } = dateRange(q);
-    return (await receivablesRepository.byOperationDate(ctx.database.db, account, start, end, true)).map(summaryRecord);
-  },
-
-  async byOperationDateInstallments(ctx: AppContext, p: Principal, q: { accountNumber: string; startDate: string; endDate: string }) {
-    const account = requireOwnAccount(p, q.accountNumber);
-    const { start, end } = dateRange(q);
-    return (await receivablesRepository.byOperationDate(ctx.database.db, account, start, end, false)).map(installmentRecord);
-  },
-
-  async byPaymentDate(ctx: AppContext, p: Principal, q: { accountNumber: string; startDate: string; endDate: string }) {
-    const account = requireOwnAccount(p, q.accountNumber);
-    const { start, end } = dateRange(q);
-    return (await receivablesRepository.byReceiptDate(ctx.database.db, account, start, end)).map(installmentRecord);
-  },
+  /** The three range searches: a streamed JSON array (see rangeSearch). */
+  byOperationDate: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date'),
+  byOperationDateInstallments: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date-installments'),
+  byPaymentDate: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'payment-date'),
 };
+
+export interface RangeQuery {
+  accountNumber: string;
+  startDate: string;
+  endDate: string;
+  page?: number;
+  limit?: number;
+}
+
+/** Range searches running per merchant, per context (one instance); reads counted for the tests and the bench. */
+interface RangeState {
+  running: Map<string, number>;
+  reads: { queries: number; rows: number };
+}
+const states = new WeakMap<AppContext, RangeState>();
+export function rangeState(ctx: AppContext): RangeState {
+  let s = states.get(ctx);
+  if (!s) states.set(ctx, (s = { running: new Map(), reads: { queries: 0, rows: 0 } }));
+  return s;
+}
+
+const serialize: { [K in RangeKind]: (row: RangeRow<K>) => string } = {
+  'operation-date': summaryJson,
+  'operation-date-installments': installmentJson,
+  'payment-date': installmentJson,
+};
+
+/**
+ * A range search (issue 16): checks the query and takes one of the merchant's
+ * CONCIL_MAX_CONCURRENT_PER_MERCHANT slots (429 when none is free) before answering, then
+ * answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
+ * keyset on the answer order), so neither the answer nor the single SQLite connection is held
+ * for the whole range. The slot is given back when the iteration ends, however it ends (done,
+ * failed, or `return()` when the client went away: no page is read after that).
+ * `page` / `limit` (integrators' paging) answer one slice of the same order instead of the range.
+ */
+export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<string[]> {
+  const settings = ctx.config.conciliation;
+  const account = requireOwnAccount(p, q.accountNumber);
+  const { start, end } = dateRange(q, settings.maxRangeDays);
+  const paged = q.page !== undefined || q.limit !== undefined;
+  const limit = q.limit ?? 1000;
+  const offset = ((q.page ?? 1) - 1) * limit;
+  const state = rangeState(ctx);
+  const merchant = p.merchantId;
+  const running = state.running.get(merchant) ?? 0;
+  if (running >= settings.maxConcurrentPerMerchant) {
+    throw new ApiError(
+      429,
+      'too_many_searches',
+      `At most ${settings.maxConcurrentPerMerchant} range searches may run at the same time for a merchant; retry when one has finished.`,
+    ).withHeader('Retry-After', '1');
+  }
+  state.running.set(merchant, running + 1);
+  const release = () => {
+    const left = (state.running.get(merchant) ?? 1) - 1;
+    if (left > 0) state.running.set(merchant, left);
+    else state.running.delete(merchant);
+  };
+  const toJson = serialize[kind] as (row: RangeRow<RangeKind>) => string;
+  async function* pages(): AsyncGenerator<string[]> {
+    try {
+      const db = ctx.database.db;
+      if (paged) {
+        // One slice: at most 10,000 rows (the schema's bound), read and sent as one batch.
+        const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
+        state.reads.queries++;
+        state.reads.rows += rows.length;
+        yield rows.map(toJson);
+        return;
+      }
+      let after: RangeKey | undefined;
+      for (;;) {
+        const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { after, limit: settings.pageRows });
+        state.reads.queries++;
+        state.reads.rows += rows.length;
+        if (rows.length > 0) yield rows.map(toJson);
+        if (rows.length < settings.pageRows) return;
+        const last = rows[rows.length - 1];
+        after = { at: last.transaction_at, n: last.installment_number, id: last.id };
+      }
+    } finally {
+      release();
+    }
+  }
+  // The slot is taken now (the 429 is answered before any byte); a generator never started
+  // would never run its finally, so the caller must consume or `return()` the iterator.
+  const it = pages();
+  return {
+    [Symbol.asyncIterator]: () => it,
+  };
+}

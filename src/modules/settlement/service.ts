@@ -4,8 +4,9 @@ import { businessDayAfter, daysBetween, startOfDay, toIsoDate } from '../../doma
 import { prepaymentCost } from '../../domain/fees.js';
 import { toJsonNumber } from '../../domain/money.js';
 import type { JobQueue } from '../../jobs/queue.js';
+import type { JobDefinition } from '../../jobs/registry.js';
 import { ApiError, conflict } from '../../http/errors.js';
-import { paymentsRepository, type PaymentRow } from '../payments/repository.js';
+import type { PaymentRow, PaymentService } from '../payments/service.js';
 import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
 import { installmentRecord, type ReceivableRow } from './records.js';
@@ -15,6 +16,9 @@ import { recordNotifications, type AccountEvent } from '../webhooks/outbox.js';
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
 const SWEEP_BATCH = 500;
+
+/** What settlement asks of the payment service: moving a fully received payment to Paid. */
+export type PaymentsOfSettlement = Pick<PaymentService, 'recordPaid'>;
 
 export type PrepaymentRequest = { items: { nsu: string; installmentNumber: number }[] } | { all: true };
 
@@ -77,6 +81,8 @@ export class SettlementService {
     private readonly clock: Clock,
     private readonly queue: JobQueue,
     readonly pricing: PricingStore,
+    /** Resolved at use: the payment service is built after settlement, which it calls on every transition. */
+    private readonly payments: () => PaymentsOfSettlement,
   ) {}
 
   private today(): string {
@@ -94,7 +100,7 @@ export class SettlementService {
       const canceled = await receivablesRepository.cancel(trx, payment.payment_id);
       // An installment already received reads Paid before; an open one, its A or B status.
       const before = (r: InstallmentChange) => (r.received_status === 'P' ? 'Paid' : r.installment_status === 'B' ? 'Blocked' : 'Authorized');
-      await recordNotifications(trx, canceled.map((r) => installmentEvent(r, before(r), 'Canceled', this.clock.now().toISOString())));
+      await recordNotifications(trx, this.queue, canceled.map((r) => installmentEvent(r, before(r), 'Canceled', this.clock.now().toISOString())));
     }
   }
 
@@ -125,9 +131,9 @@ export class SettlementService {
     const received = await receivablesRepository.markReceived(trx, ids, today);
     const at = this.clock.now().toISOString();
     // Each installment's InstallmentStatus first, then the payment's Paid when it was the last one.
-    await recordNotifications(trx, received.map((r) => installmentEvent(r, 'Authorized', 'Paid', at)));
+    await recordNotifications(trx, this.queue, received.map((r) => installmentEvent(r, 'Authorized', 'Paid', at)));
     for (const p of await receivablesRepository.fullyReceivedPayments(trx, ids)) {
-      await paymentsRepository.transition(trx, { payment_id: p.source_id, merchant_id: p.merchant_id, account_number: Number(p.account_number) }, 'Authorized', 'Paid', at);
+      await this.payments().recordPaid(trx, p.source_id, at);
     }
   }
 
@@ -184,5 +190,10 @@ export class SettlementService {
         items: done.map(installmentRecord),
       };
     });
+  }
+
+  /** The sweep job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
+    return [{ kind: SWEEP_JOB, handler: async () => void (await this.sweep()) }];
   }
 }

@@ -1,7 +1,6 @@
-import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database, Executor } from '../../db/connection.js';
-import type { NotificationStatus, WebhookNotificationsTable } from '../../db/schema.js';
+import type { Database } from '../../db/connection.js';
+import type { NotificationStatus } from '../../db/schema.js';
 import { backoffDelayMs, type BackoffPolicy } from '../../jobs/backoff.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { JobLogger } from '../../jobs/run-job.js';
@@ -11,9 +10,7 @@ import type { HttpPoster, PostResult } from './http-post.js';
 import type { DeliveryMetrics } from './metrics.js';
 import { deliveryBody } from './outbox.js';
 import { sign } from './signature.js';
-import { sealedAad, type SubscriptionRow } from './repository.js';
-
-type NotificationRow = Selectable<WebhookNotificationsTable>;
+import { deliveryRepository as repo, sealedAad, type NotificationRow, type SubscriptionRow } from './repository.js';
 
 /** Retries start near a minute and double up to three hours apart, within the 72-hour window. */
 export const DELIVERY_BACKOFF: BackoffPolicy = { baseMs: 60_000, maxMs: 3 * 60 * 60 * 1000, jitter: 0.2 };
@@ -57,13 +54,7 @@ export class WebhookDelivery {
   async deliver(id: number): Promise<void> {
     const { database, clock } = this.deps;
     // The notification and its account's subscription (as it is now) in one round trip.
-    const found = await database.db
-      .selectFrom('webhook_notifications as n')
-      .leftJoin('webhook_subscriptions as s', 's.account_number', 'n.account_number')
-      .selectAll('n')
-      .select(['s.url as subscription_url', 's.basic_auth_sealed', 's.secret_sealed'])
-      .where('n.id', '=', id)
-      .executeTakeFirst();
+    const found = await repo.find(database.db, id);
     if (!found || found.status !== 'Pending') return;
     const { subscription_url, basic_auth_sealed, secret_sealed, ...row } = found;
     const subscription = subscription_url && secret_sealed ? { url: subscription_url, basic_auth_sealed, secret_sealed } : undefined;
@@ -90,6 +81,13 @@ export class WebhookDelivery {
       { movementId: row.id, channel: row.channel, host: target.url.host, statusCode: result.statusCode, error: result.error, durationMs: result.durationMs, status },
       'webhook attempt',
     );
+    if (status === 'Exhausted') {
+      // The 72-hour window is over: the merchant must redeliver it. Ids only, never the body.
+      this.deps.logger.warn(
+        { event: 'webhook.exhausted', notificationId: row.id, channel: row.channel, type: row.type, merchantId: row.merchant_id, accountNumber: Number(row.account_number), attempts: row.attempts + 1, host: target.url.host, statusCode: result.statusCode },
+        'webhook delivery exhausted',
+      );
+    }
     if (next) throw new RetryLater(next, `retry at ${next.toISOString()}`);
   }
 
@@ -149,39 +147,23 @@ export class WebhookDelivery {
       error: result.error,
       duration_ms: result.durationMs,
     };
-    const update = (db: Pick<Executor, 'updateTable'>) =>
-      db
-        .updateTable('webhook_notifications')
-        .set({ status, attempts: row.attempts + 1, next_attempt_at: next?.toISOString() ?? null, updated_at: at.toISOString() })
-        .where('id', '=', row.id)
-        .where('status', '=', 'Pending')
-        .where('attempts', '=', row.attempts);
+    const outcome = { id: row.id, attempts: row.attempts, status, nextAttemptAt: next?.toISOString() ?? null, at: at.toISOString() };
     if (database.dialect === 'postgres') {
       // One statement, one round trip: the insert rides along as a data-modifying CTE.
-      await update(database.db.with('attempt', (db) => db.insertInto('webhook_attempts').values(attempt))).execute();
+      await repo.recordAttemptAndOutcome(database.db, attempt, outcome);
       return;
     }
     await database.db.transaction().execute(async (trx) => {
-      await trx.insertInto('webhook_attempts').values(attempt).execute();
-      await update(trx).execute();
+      await repo.insertAttempt(trx, attempt);
+      await repo.recordOutcome(trx, outcome);
     });
   }
 
   /** Ends a notification that cannot be sent: Canceled, with the reason as an attempt that reached no one. */
   private async finish(row: NotificationRow, at: Date, problem: string | null): Promise<void> {
     await this.deps.database.db.transaction().execute(async (trx) => {
-      if (problem) {
-        await trx
-          .insertInto('webhook_attempts')
-          .values({ notification_id: row.id, attempted_at: at.toISOString(), url: '', status_code: null, error: problem, duration_ms: 0 })
-          .execute();
-      }
-      await trx
-        .updateTable('webhook_notifications')
-        .set({ status: 'Canceled', next_attempt_at: null, updated_at: at.toISOString() })
-        .where('id', '=', row.id)
-        .where('status', '=', 'Pending')
-        .execute();
+      if (problem) await repo.insertAttempt(trx, { notification_id: row.id, attempted_at: at.toISOString(), url: '', status_code: null, error: problem, duration_ms: 0 });
+      await repo.cancel(trx, row.id, at.toISOString());
     });
   }
 }

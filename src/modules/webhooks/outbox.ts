@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
-import { insertJobs } from '../../jobs/queue.js';
+import type { JobQueue, NewJob } from '../../jobs/queue.js';
 
 /**
  * The transactional outbox of notifications. Every writer of an event row (a payment's status,
@@ -52,11 +52,20 @@ export interface PaymentCallback {
 export const deliverJobKey = (notificationId: number) => `${DELIVER_JOB}:${notificationId}`;
 
 /**
- * Writes the notifications of these changes and a delivery job for each. Account events become
- * notifications only for accounts with a subscription at this moment (one indexed look-up
- * for the lot); callbacks always do.
+ * Writes the notifications of these changes and a delivery job for each, through the caller's
+ * transaction and the process's queue. Account events become notifications only for accounts
+ * with a subscription at this moment (one indexed look-up for the lot); callbacks always do.
  */
-export async function recordNotifications(db: Executor, events: AccountEvent[], callbacks: PaymentCallback[] = []): Promise<void> {
+export function recordNotifications(db: Executor, queue: JobQueue, events: AccountEvent[], callbacks: PaymentCallback[] = []): Promise<void> {
+  return writeNotifications(db, events, callbacks, (jobs) => queue.enqueueMany(db, jobs));
+}
+
+async function writeNotifications(
+  db: Executor,
+  events: AccountEvent[],
+  callbacks: PaymentCallback[],
+  enqueue: (jobs: NewJob[], at: Date) => Promise<unknown>,
+): Promise<void> {
   if (events.length === 0 && callbacks.length === 0) return;
   const subscribed = new Set<number>();
   if (events.length > 0) {
@@ -77,8 +86,7 @@ export async function recordNotifications(db: Executor, events: AccountEvent[], 
   }
   if (rows.length === 0) return;
   const inserted = await db.insertInto('webhook_notifications').values(rows).returning(['id', 'created_at']).execute();
-  await insertJobs(
-    db,
+  await enqueue(
     inserted.map((row) => ({
       kind: DELIVER_JOB,
       payload: { id: Number(row.id) },
@@ -138,12 +146,12 @@ export interface PaymentSubject {
  * A payment's status change: a TransactionStatus webhook for the statuses the seed notifies
  * (oldValue "" for a new transaction), and the urlCallBack for every change (Denied included).
  */
-export function recordPaymentChange(db: Executor, p: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
+export function recordPaymentChange(db: Executor, queue: JobQueue, p: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
   const events: AccountEvent[] = NOTIFIED_STATUSES.includes(newStatus)
     ? [{ merchantId: p.merchant_id, accountNumber: Number(p.account_number), type: 'TransactionStatus', nsu: p.nsu ?? '', codAuth: p.authorization_code ?? '', installmentNumber: 0, oldValue: oldStatus, newValue: newStatus, at }]
     : [];
   const callbacks: PaymentCallback[] = p.url_callback
     ? [{ merchantId: p.merchant_id, accountNumber: Number(p.account_number), url: p.url_callback, paymentId: p.payment_id, status: newStatus, referenceTransaction: p.reference_transaction, amount: Number(p.amount), at }]
     : [];
-  return recordNotifications(db, events, callbacks);
+  return recordNotifications(db, queue, events, callbacks);
 }

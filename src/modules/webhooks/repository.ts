@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { NotificationStatus, WebhookAttemptsTable, WebhookNotificationsTable, WebhookSubscriptionsTable } from '../../db/schema.js';
 
@@ -99,3 +99,58 @@ export const notificationsRepository = {
     await db.updateTable('webhook_notifications').set({ status: 'Pending', next_attempt_at: at, deadline_at: deadline, updated_at: at }).where('id', '=', id).execute();
   },
 };
+
+/** An attempt's outcome for its notification: the new state, fenced on the attempt count read. */
+export interface AttemptOutcome {
+  id: number;
+  /** The notification's attempt count when the attempt began (the fence). */
+  attempts: number;
+  status: NotificationStatus;
+  nextAttemptAt: string | null;
+  at: string;
+}
+
+/** The delivery engine's queries (webhooks/delivery.ts opens the transactions). */
+export const deliveryRepository = {
+  /** The notification and its account's subscription (as it is now), in one round trip. */
+  async find(db: Executor, id: number) {
+    return db
+      .selectFrom('webhook_notifications as n')
+      .leftJoin('webhook_subscriptions as s', 's.account_number', 'n.account_number')
+      .selectAll('n')
+      .select(['s.url as subscription_url', 's.basic_auth_sealed', 's.secret_sealed'])
+      .where('n.id', '=', id)
+      .executeTakeFirst();
+  },
+
+  async insertAttempt(db: Executor, attempt: Insertable<WebhookAttemptsTable>): Promise<void> {
+    await db.insertInto('webhook_attempts').values(attempt).execute();
+  },
+
+  /** The notification's state after an attempt; a stale run (another attempt counted meanwhile, or no longer Pending) changes nothing. */
+  async recordOutcome(db: Executor, outcome: AttemptOutcome): Promise<void> {
+    await outcomeUpdate(db, outcome).execute();
+  },
+
+  /**
+   * PostgreSQL: the attempt and the outcome in one statement, one round trip (the insert rides
+   * along as a data-modifying CTE, which SQLite does not have).
+   */
+  async recordAttemptAndOutcome(db: Executor, attempt: Insertable<WebhookAttemptsTable>, outcome: AttemptOutcome): Promise<void> {
+    await outcomeUpdate(db.with('attempt', (w) => w.insertInto('webhook_attempts').values(attempt)), outcome).execute();
+  },
+
+  /** Ends a Pending notification that cannot be sent. */
+  async cancel(db: Executor, id: number, at: string): Promise<void> {
+    await db.updateTable('webhook_notifications').set({ status: 'Canceled', next_attempt_at: null, updated_at: at }).where('id', '=', id).where('status', '=', 'Pending').execute();
+  },
+};
+
+function outcomeUpdate(db: Pick<Executor, 'updateTable'>, o: AttemptOutcome) {
+  return db
+    .updateTable('webhook_notifications')
+    .set({ status: o.status, attempts: o.attempts + 1, next_attempt_at: o.nextAttemptAt, updated_at: o.at })
+    .where('id', '=', o.id)
+    .where('status', '=', 'Pending')
+    .where('attempts', '=', o.attempts);
+}

@@ -4,7 +4,7 @@ import { addDays } from '../../domain/calendar.js';
 import { ApiError, conflict, notFound, type ErrorItem } from '../../http/errors.js';
 import { paging, type ListEnvelope } from '../../http/listing.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import type { JobHandlers } from '../../jobs/registry.js';
+import type { JobDefinition } from '../../jobs/registry.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { AddressNotAllowedError, checkUrlSyntax, hostOf, publicAddressesOf, type HostResolver } from './address-policy.js';
 import type { WebhookDelivery } from './delivery.js';
@@ -33,12 +33,17 @@ const SORTABLE = { movementId: 'id', createdDate: 'created_at', status: 'status'
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  registerJobs(handlers: JobHandlers): void {
-    handlers.register(DELIVER_JOB, async ({ id }: { id: number }) => this.deps.delivery.deliver(id), {
-      maxAttempts: DELIVER_JOB_MAX_ATTEMPTS,
-      // Notifications are independent of each other: the sandbox advance sends them side by side too.
-      parallel: true,
-    });
+  /** The delivery job (src/context.ts registers it). */
+  jobs(): JobDefinition[] {
+    return [
+      {
+        kind: DELIVER_JOB,
+        handler: async ({ id }: { id: number }) => this.deps.delivery.deliver(id),
+        maxAttempts: DELIVER_JOB_MAX_ATTEMPTS,
+        // Notifications are independent of each other: the sandbox advance sends them side by side too.
+        parallel: true,
+      },
+    ];
   }
 
   /** Delivery counters and timings, for the app's /metrics. */

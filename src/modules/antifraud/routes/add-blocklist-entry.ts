@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { BlocklistEntry, BlocklistKind } from './schemas.js';
+import { BlocklistEntry, BlocklistKind } from '../schemas.js';
 
 /**
  * POST /admin/antifraud/blocklist: a card (number or fingerprint), document, email or IP/CIDR

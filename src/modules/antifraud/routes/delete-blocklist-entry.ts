@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { BlocklistEntry } from './schemas.js';
+import { BlocklistEntry } from '../schemas.js';
 
 /** DELETE /admin/antifraud/blocklist/{id}: answers the removed entry. */
 export function deleteBlocklistEntryRoute(app: App, ctx: AppContext): void {

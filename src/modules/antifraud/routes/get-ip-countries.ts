@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IpCountryRanges } from './schemas.js';
+import { IpCountryRanges } from '../schemas.js';
 
 /** GET /admin/antifraud/ip-countries: the operator's IP range -> country table. */
 export function getIpCountriesRoute(app: App, ctx: AppContext): void {

@@ -2,8 +2,8 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { MerchantIdParams } from '../../merchants/routes/schemas.js';
-import { AntifraudSettings } from './schemas.js';
+import { MerchantIdParams } from '../../../http/params.js';
+import { AntifraudSettings } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/antifraud: the whole effective settings (defaults included). */
 export function getSettingsRoute(app: App, ctx: AppContext): void {

@@ -4,7 +4,7 @@ import { adminAuth } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { BlocklistEntry, BlocklistKind } from './schemas.js';
+import { BlocklistEntry, BlocklistKind } from '../schemas.js';
 
 /** GET /admin/antifraud/blocklist: list envelope, optional `kind`; orderBy createdDate, id, kind, value. */
 export function listBlocklistRoute(app: App, ctx: AppContext): void {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IpCountryRanges } from './schemas.js';
+import { IpCountryRanges } from '../schemas.js';
 
 /**
  * PUT /admin/antifraud/ip-countries: replaces the whole table that ip_country_mismatch reads

@@ -2,8 +2,8 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { MerchantIdParams } from '../../merchants/routes/schemas.js';
-import { AntifraudSettings, AntifraudSettingsPatch } from './schemas.js';
+import { MerchantIdParams } from '../../../http/params.js';
+import { AntifraudSettings, AntifraudSettingsPatch } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/antifraud: the whole object or any part of it (deep merge). */
 export function putSettingsRoute(app: App, ctx: AppContext): void {

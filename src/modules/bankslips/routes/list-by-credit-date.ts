@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
+import { sendJsonArray } from '../../../http/json-stream.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { BankSlipCreditRecord, CreditDateQuery } from '../schemas.js';
-import { sendJson } from './send-json.js';
 
 /**
  * GET {integration}/api/billissuer/list/by/credit-date: the PascalCase record, bounds a date or
@@ -23,7 +23,7 @@ export function listByCreditDateRoute(app: App, ctx: AppContext): void {
     onRequest: integrationAuth(ctx),
     handler: async (request, reply) => {
       const { accountNumber, startDate, endDate, statusIntegration } = request.query;
-      return sendJson(reply, await ctx.bankSlips.listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
+      return sendJsonArray(reply, await ctx.bankSlips.listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
     },
   });
 }

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
+import { sendJsonArray } from '../../../http/json-stream.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
 import { BankSlipListRecord, DateRangeQuery } from '../schemas.js';
-import { sendJson } from './send-json.js';
 
 /** GET {integration}/api/billissuer/list/by/due-date: slips whose due date is in the range, bounds included. */
 export function listByDueDateRoute(app: App, ctx: AppContext): void {
@@ -20,7 +20,7 @@ export function listByDueDateRoute(app: App, ctx: AppContext): void {
     onRequest: integrationAuth(ctx),
     handler: async (request, reply) => {
       const { accountNumber, startDate, endDate } = request.query;
-      return sendJson(reply, await ctx.bankSlips.listByDueDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate));
+      return sendJsonArray(reply, await ctx.bankSlips.listByDueDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate));
     },
   });
 }

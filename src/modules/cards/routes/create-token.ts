@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Brand, EncryptedCard, NumberToken, PlainCardFields } from './schemas.js';
+import { Brand, EncryptedCard, NumberToken, PlainCardFields } from '../schemas.js';
 
 /**
  * POST {gateway}/v1/tokens/cards (extension): a single-use numberToken, valid 10 minutes.

@@ -4,7 +4,7 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CARDHOLDER_NAME_MAX } from '../service.js';
-import { EncryptedCard, PlainCardFields, VaultCard } from './schemas.js';
+import { EncryptedCard, PlainCardFields, VaultCard } from '../schemas.js';
 
 /**
  * POST {gateway}/v1/vaults/cards (extension): stores a card for later charges (subscriptions,

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { VaultIdParams } from './schemas.js';
+import { VaultIdParams } from '../schemas.js';
 
 /**
  * DELETE {gateway}/v1/vaults/cards/{vaultId}: the card can no longer be read or charged (404

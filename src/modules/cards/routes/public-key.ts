@@ -1,6 +1,6 @@
 import type { AppContext } from '../../../context.js';
 import type { App } from '../../../http/types.js';
-import { CardPublicKey } from './schemas.js';
+import { CardPublicKey } from '../schemas.js';
 
 /**
  * GET {gateway}/cards/public-key (no auth): the RSA key browsers and integrators encrypt card

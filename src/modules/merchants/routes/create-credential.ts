@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { MerchantIdParams, Scope } from './schemas.js';
+import { MerchantIdParams, Scope } from '../schemas.js';
 
 /**
  * POST /admin/merchants/{merchantId}/credentials: a userName and password for the APIs.

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Merchant } from './schemas.js';
+import { Merchant } from '../schemas.js';
 
 /** POST /admin/merchants: onboard a merchant (contract section 3). */
 export function createMerchantRoute(app: App, ctx: AppContext): void {

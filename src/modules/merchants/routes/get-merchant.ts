@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Merchant, MerchantIdParams } from './schemas.js';
+import { Merchant, MerchantIdParams } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}. */
 export function getMerchantRoute(app: App, ctx: AppContext): void {

@@ -3,7 +3,7 @@ import { adminAuth } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Merchant } from './schemas.js';
+import { Merchant } from '../schemas.js';
 
 /** GET /admin/merchants: list envelope; orderBy over createdDate, name, accountNumber, merchantId. */
 export function listMerchantsRoute(app: App, ctx: AppContext): void {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { PixCharge, PixChargeBody } from './schemas.js';
+import { PixCharge, PixChargeBody } from '../schemas.js';
 
 /** POST {gateway}/v1/pix/charges (extension): a Pending charge with its dynamic BR Code. */
 export function createChargeRoute(app: App, ctx: AppContext): void {

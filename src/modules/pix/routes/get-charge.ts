@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { PixCharge, PixChargeParams } from './schemas.js';
+import { PixCharge, PixChargeParams } from '../schemas.js';
 
 /** GET {gateway}/v1/pix/charges/{id} (extension); another merchant's charge is 404. */
 export function getChargeRoute(app: App, ctx: AppContext): void {

@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { BillingIdParams, IdString, recurrencePath, sendJsonString } from './schemas.js';
+import { BillingIdParams, IdString, sendJsonString } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/billing/{billingId}/cancel: only an Opened billing (409 otherwise). */
 export function cancelBillingRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/billing/:billingId/cancel`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId/cancel`, {
     schema: {
       tags: ['gateway'],
       summary: 'Cancel an Opened billing',

@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IdString, PlanCreateBody, recurrencePath, sendJsonString } from './schemas.js';
+import { IdString, PlanCreateBody, sendJsonString } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/plans: 201 with the plan id as a JSON string (seed "Plans"). */
 export function createPlanRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/plans`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans`, {
     schema: {
       tags: ['gateway'],
       summary: 'Create a plan',

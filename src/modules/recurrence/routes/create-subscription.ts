@@ -3,14 +3,14 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IdString, recurrencePath, sendJsonString } from './schemas.js';
+import { IdString, sendJsonString } from '../schemas.js';
 
 /**
  * POST {gateway}/v1/recurrences/subscriptions: 201 with the subscription id as a JSON string.
  * Billing 1 is issued at once, due after the plan's trial days.
  */
 export function createSubscriptionRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions`, {
     schema: {
       tags: ['gateway'],
       summary: 'Subscribe a stored card to a plan',

@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { BillingDetail, BillingIdParams, recurrencePath } from './schemas.js';
+import { BillingDetail, BillingIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/billing/{billingId} (extension): the billing with its attemptsHistory. */
 export function getBillingRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/billing/:billingId`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId`, {
     schema: {
       tags: ['gateway'],
       summary: 'Get a billing with its charge attempts',

@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Plan, PlanIdParams, recurrencePath } from './schemas.js';
+import { Plan, PlanIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/plans/{planId}: another merchant's plan is 404. */
 export function getPlanRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/plans/:planId`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId`, {
     schema: {
       tags: ['gateway'],
       summary: 'Get a plan',

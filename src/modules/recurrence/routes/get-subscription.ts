@@ -2,11 +2,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { recurrencePath, Subscription, SubscriptionIdParams } from './schemas.js';
+import { Subscription, SubscriptionIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/subscriptions/{subscriptionId}: with its plan embedded. */
 export function getSubscriptionRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId`, {
     schema: {
       tags: ['gateway'],
       summary: 'Get a subscription',

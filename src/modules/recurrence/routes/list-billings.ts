@@ -4,11 +4,11 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Billing, BillingStatus, recurrencePath } from './schemas.js';
+import { Billing, BillingStatus } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/billing: list envelope with each billing's subscription and plan. */
 export function listBillingsRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/billing`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing`, {
     schema: {
       tags: ['gateway'],
       summary: 'List billings',

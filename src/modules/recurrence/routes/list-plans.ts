@@ -4,11 +4,11 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { Plan, PlanStatus, recurrencePath } from './schemas.js';
+import { Plan, PlanStatus } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/plans: list envelope; `name` matches a part of the name, any case. */
 export function listPlansRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/plans`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/plans`, {
     schema: {
       tags: ['gateway'],
       summary: 'List plans',

@@ -4,11 +4,11 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { recurrencePath, Subscription, SubscriptionStatus } from './schemas.js';
+import { Subscription, SubscriptionStatus } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/subscriptions: list envelope; `planName` matches a part of the plan's name, any case. */
 export function listSubscriptionsRoute(app: App, ctx: AppContext): void {
-  app.get(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions`, {
+  app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions`, {
     schema: {
       tags: ['gateway'],
       summary: 'List subscriptions',

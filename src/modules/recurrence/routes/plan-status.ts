@@ -3,11 +3,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IdString, PlanIdParams, PlanStatus, recurrencePath, sendJsonString } from './schemas.js';
+import { IdString, PlanIdParams, PlanStatus, sendJsonString } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/plans/{planId}/status: any state to any state; Canceled cascades. */
 export function planStatusRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/plans/:planId/status`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId/status`, {
     schema: {
       tags: ['gateway'],
       summary: 'Change the status of a plan',

@@ -3,11 +3,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IdObject, recurrencePath, SubscriptionIdParams } from './schemas.js';
+import { IdObject, SubscriptionIdParams } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/status: `Actived` or `Canceled` -> `{id}`. */
 export function subscriptionStatusRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId/status`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId/status`, {
     schema: {
       tags: ['gateway'],
       summary: 'Reactivate or cancel a subscription',

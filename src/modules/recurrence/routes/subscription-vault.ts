@@ -3,11 +3,11 @@ import type { AppContext } from '../../../context.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { IdObject, recurrencePath, SubscriptionIdParams } from './schemas.js';
+import { IdObject, SubscriptionIdParams } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/vault: later charges use this stored card. */
 export function subscriptionVaultRoute(app: App, ctx: AppContext): void {
-  app.post(`${recurrencePath(ctx.config.gatewayBasePath)}/subscriptions/:subscriptionId/vault`, {
+  app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId/vault`, {
     schema: {
       tags: ['gateway'],
       summary: 'Swap the stored card of a subscription',

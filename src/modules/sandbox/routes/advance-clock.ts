@@ -36,18 +36,22 @@ export function advanceClockRoute(app: App, ctx: AppContext): void {
       if (relative === (to !== undefined)) {
         throw new ApiError(400, 'body', 'Send either {days, hours, minutes} or {to}, not both and not neither.');
       }
-      const now = ctx.clock.now();
-      let target: Date;
+      let result;
       if (to !== undefined) {
-        target = new Date(to);
+        const now = ctx.clock.now();
+        const target = new Date(to);
         if (target.getTime() < now.getTime()) {
           throw new ApiError(400, 'to', `The clock never moves back: "to" must not be before ${now.toISOString()}.`);
         }
+        if (target.getTime() - now.getTime() > MAX_STEP_MS) throw new ApiError(400, 'body', 'One advance moves at most 3660 days.');
+        result = await ctx.sandboxClock!.advance(target);
       } else {
-        target = new Date(now.getTime() + (((days ?? 0) * 24 + (hours ?? 0)) * 60 + (minutes ?? 0)) * MINUTE_MS);
+        const step = (((days ?? 0) * 24 + (hours ?? 0)) * 60 + (minutes ?? 0)) * MINUTE_MS;
+        if (step > MAX_STEP_MS) throw new ApiError(400, 'body', 'One advance moves at most 3660 days.');
+        // The target is computed under the clock's lock (advanceBy), so two concurrent "+1 day"
+        // calls move the clock two days, not one.
+        result = await ctx.sandboxClock!.advanceBy({ days, hours, minutes });
       }
-      if (target.getTime() - now.getTime() > MAX_STEP_MS) throw new ApiError(400, 'body', 'One advance moves at most 3660 days.');
-      const result = await ctx.sandboxClock!.advance(target);
       return { now: result.now.toISOString(), jobsRun: result.jobsRun };
     },
   });

@@ -1,7 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RETURN_MESSAGES } from '../../../acquirer/types.js';
 import type { AppContext } from '../../../context.js';
-import { notFound } from '../../../http/errors.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -25,13 +24,7 @@ export function vaultOutcomeRoute(app: App, ctx: AppContext): void {
     onRequest: adminAuth(ctx),
     handler: async (request) => {
       const { vaultId } = request.params;
-      const result = await ctx.database.db
-        .updateTable('vault_cards')
-        .set({ sandbox_return_code: request.body.returnCode })
-        .where('vault_id', '=', vaultId)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) throw notFound('Vault card');
+      await ctx.cards.setSandboxOutcome(vaultId, request.body.returnCode);
       return { vaultId, returnCode: request.body.returnCode };
     },
   });

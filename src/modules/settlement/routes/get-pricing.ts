@@ -2,9 +2,9 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { MerchantIdParams } from '../../merchants/routes/schemas.js';
+import { MerchantIdParams } from '../../../http/params.js';
 import { pricingToJson } from '../pricing.js';
-import { Pricing } from './schemas.js';
+import { Pricing } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/pricing: the whole pricing, defaults included. */
 export function getPricingRoute(app: App, ctx: AppContext): void {

@@ -4,7 +4,7 @@ import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
 import type { App } from '../../../http/types.js';
-import { AccountQuery, PrepaymentBody, PrepaymentResult } from './schemas.js';
+import { AccountQuery, PrepaymentBody, PrepaymentResult } from '../schemas.js';
 
 /** POST {integration}/api/prepayments?accountNumber= (extension): one-off prepayment, type A. */
 export function prepaymentsRoute(app: App, ctx: AppContext): void {

@@ -4,7 +4,7 @@ import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { conciliationSearch } from '../search.js';
-import { ByAuthCodeQuery, InstallmentRecord } from './schemas.js';
+import { ByAuthCodeQuery, InstallmentRecord } from '../schemas.js';
 
 /** POST .../search-by-auth-code: codAuth and operationDate required; value (sum of the installments), installmentValue and installmentNumber narrow it. */
 export function searchByAuthCodeRoute(app: App, ctx: AppContext): void {

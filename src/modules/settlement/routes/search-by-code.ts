@@ -4,7 +4,7 @@ import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { conciliationSearch } from '../search.js';
-import { ByCodeQuery, InstallmentRecord } from './schemas.js';
+import { ByCodeQuery, InstallmentRecord } from '../schemas.js';
 
 /** POST {integration}/api/transaction/concil/search-by-code: the installments of a sale by nsu, optionally narrowed by codAuth. */
 export function searchByCodeRoute(app: App, ctx: AppContext): void {

@@ -2,9 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { AppContext } from '../../../context.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
+import { sendJsonArray } from '../../../http/json-stream.js';
 import type { App } from '../../../http/types.js';
 import { conciliationSearch } from '../search.js';
-import { DateRangeQuery, SummaryRecord } from './schemas.js';
+import { DateRangeQuery, SummaryRecord } from '../schemas.js';
 
 /** POST .../search-by-operation-date: one summary record per sale whose date is in the range. */
 export function searchByOperationDateRoute(app: App, ctx: AppContext): void {
@@ -12,12 +13,13 @@ export function searchByOperationDateRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['integration'],
       summary: 'One summary record per sale made in the date range',
-      description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches.',
+      description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 31) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches.',
       security: security.integration,
       querystring: DateRangeQuery,
-      response: { 200: Type.Array(SummaryRecord), ...errorResponses(400, 401, 403) },
+      response: { 200: Type.Array(SummaryRecord), ...errorResponses(400, 401, 403, 429) },
     },
     onRequest: integrationAuth(ctx),
-    handler: async (request) => conciliationSearch.byOperationDate(ctx, principalOf(request), request.query),
+    // Streamed (src/http/json-stream.ts): the response schema documents the records; the bytes are written by records.ts's serializers.
+    handler: async (request, reply) => sendJsonArray(reply, conciliationSearch.byOperationDate(ctx, principalOf(request), request.query)),
   });
 }

@@ -84,7 +84,8 @@ export const BillingDetail = Type.Object({
   ),
 });
 
-const Id36 = Type.String({ minLength: 1, maxLength: 36 });
+/** Plan, subscription and billing ids are GUIDs: a malformed one is 400 (as a payment link's), an unknown one 404. */
+const Id36 = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'GUID' });
 export const PlanIdParams = Type.Object({ planId: Id36 });
 export const SubscriptionIdParams = Type.Object({ subscriptionId: Id36 });
 export const BillingIdParams = Type.Object({ billingId: Id36 });
@@ -98,4 +99,3 @@ export function sendJsonString(reply: FastifyReply, status: number, value: strin
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
-export const recurrencePath = (gatewayBasePath: string) => `${gatewayBasePath}/v1/recurrences`;

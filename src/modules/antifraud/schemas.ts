@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { BLOCKLIST_KINDS } from '../blocklist.js';
-import { SETTING_LIMITS } from '../settings.js';
+import { BLOCKLIST_KINDS } from './blocklist.js';
+import { SETTING_LIMITS } from './settings.js';
 
 const count = (description: string) => Type.Integer({ ...SETTING_LIMITS.maxPerRule, description });
 const score = (description: string) => Type.Integer({ ...SETTING_LIMITS.score, description });

@@ -71,7 +71,13 @@ export const SummaryRecord = Type.Object({
 const AccountNumber = Type.String({ minLength: 1, maxLength: 20, description: 'Your account number' });
 const IsoDate = Type.String({ minLength: 1, maxLength: 10, description: 'YYYY-MM-DD' });
 
-export const DateRangeQuery = Type.Object({ accountNumber: AccountNumber, startDate: IsoDate, endDate: IsoDate });
+export const DateRangeQuery = Type.Object({
+  accountNumber: AccountNumber,
+  startDate: IsoDate,
+  endDate: IsoDate,
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Optional paging: page >= 1 (with limit; default 1). Without page and limit the whole range is answered.' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000, description: 'Optional paging: records per page, 1..10,000 (default 1,000 when page is given)' })),
+});
 
 export const ByCodeQuery = Type.Object({
   accountNumber: AccountNumber,

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { SCOPES } from '../service.js';
+import { SCOPES } from './service.js';
 
 export const Merchant = Type.Object({
   merchantId: Type.String({ maxLength: 20 }),
@@ -11,6 +11,6 @@ export const Merchant = Type.Object({
   createdDate: Type.String({ format: 'date-time' }),
 });
 
-export const MerchantIdParams = Type.Object({ merchantId: Type.String({ minLength: 1, maxLength: 20 }) });
+export { MerchantIdParams } from '../../http/params.js';
 
 export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));

@@ -1,0 +1,174 @@
+import { createHash } from 'node:crypto';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest } from '../types.js';
+import { AcquirerUnavailable, RETURN_MESSAGES } from '../types.js';
+import { CieloHttp, type CieloAnswer, type CieloCredentials } from './http.js';
+import { CIELO_BRANDS, CIELO_STATUS, mapDeclineCode } from './mapping.js';
+
+/** Cielo's production addresses (its reference): the transactional API and the query API. */
+export const CIELO_PRODUCTION_API_URL = 'https://api.cieloecommerce.cielo.com.br';
+export const CIELO_PRODUCTION_QUERY_URL = 'https://apiquery.cieloecommerce.cielo.com.br';
+/** Marks references this connector issued (`cielo:<PaymentId>`), so a cancel finds its way back here. */
+export const CIELO_REFERENCE_PREFIX = 'cielo:';
+
+export interface CieloConnection extends CieloCredentials {
+  apiUrl: string;
+  queryUrl: string;
+  /** `sandbox` applies the sandbox's own return codes over the ABECS table (see mapping.ts). */
+  environment: 'production' | 'sandbox';
+}
+
+/** The fields of Cielo's sale answer (POST /1/sales/, GET /1/sales/{id}) that we read. */
+interface CieloPayment {
+  PaymentId?: string;
+  Status?: number;
+  ReturnCode?: string;
+  ReturnMessage?: string;
+  AuthorizationCode?: string;
+  ProofOfSale?: string;
+  Tid?: string;
+}
+
+/**
+ * The Cielo E-commerce API 3.0 connector, written from Cielo's published reference: a sale is
+ * `POST {api}/1/sales/` with `Capture: true` and our payment id as `MerchantOrderId`; a cancel
+ * is `PUT {api}/1/sales/{PaymentId}/void?amount=N`; a lookup is `GET {query}/1/sales?merchantOrderId=`
+ * then `GET {query}/1/sales/{PaymentId}`. Cielo does not deduplicate sales, so the gateway's
+ * rule that it never sends one payment twice while a send may still be in flight
+ * (`settleWindowMs`, twice the timeout) is what keeps a customer from paying twice.
+ */
+export class CieloAcquirer implements Acquirer {
+  private readonly windowMs: number;
+
+  constructor(
+    private readonly connection: CieloConnection,
+    private readonly http: CieloHttp,
+    timeoutMs: number,
+  ) {
+    // Twice the timeout: our own request is over by then, and Cielo's query side has caught up.
+    this.windowMs = 2 * timeoutMs;
+  }
+
+  async settleWindowMs(): Promise<number> {
+    return this.windowMs;
+  }
+
+  async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
+    const { card } = request;
+    const sale = {
+      MerchantOrderId: idempotencyKey,
+      Customer: { Name: card.holderName },
+      Payment: {
+        Type: 'CreditCard',
+        Amount: request.amount,
+        Installments: request.installments,
+        Capture: true,
+        CreditCard: {
+          CardNumber: card.pan,
+          Holder: card.holderName,
+          ExpirationDate: `${card.expMonth}/${card.expYear}`,
+          ...(card.cvv ? { SecurityCode: card.cvv } : {}),
+          Brand: CIELO_BRANDS[card.brand],
+        },
+      },
+    };
+    const answer = await this.http.call('POST', this.url('api', '/1/sales/'), this.connection, sale);
+    if (answer.status >= 500) throw new AcquirerUnavailable(true, `Cielo answered ${answer.status} to the sale`);
+    if (answer.status >= 400) return { outcome: 'failed', returnCode: '96', returnMessage: `Cielo refused the sale: ${errorsOf(answer)}` };
+    const result = this.toResult(paymentOf(answer));
+    if (result === 'pending') throw new AcquirerUnavailable(true, 'Cielo has not decided the sale yet');
+    return result;
+  }
+
+  async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {
+    const paymentId = request.acquirerReference.slice(CIELO_REFERENCE_PREFIX.length);
+    const url = this.url('api', `/1/sales/${encodeURIComponent(paymentId)}/void`);
+    url.searchParams.set('amount', String(request.amount));
+    const answer = await this.http.call('PUT', url, this.connection);
+    if (answer.status >= 500) throw new AcquirerUnavailable(true, `Cielo answered ${answer.status} to the void`);
+    if (answer.status < 300 && CIELO_STATUS[Number((answer.body as CieloPayment)?.Status)] === 'voided') return { outcome: 'canceled' };
+    // A void of a sale voided before (our answer lost, or a retry) is refused: ask what it is now.
+    const current = await this.sale(paymentId);
+    if (current && CIELO_STATUS[Number(current.Status)] === 'voided') return { outcome: 'canceled' };
+    return { outcome: 'failed', returnMessage: `Cielo refused the void: ${errorsOf(answer)}` };
+  }
+
+  async lookup({ idempotencyKey }: LookupRequest): Promise<AuthorizeResult | 'pending' | null> {
+    const url = this.url('query', '/1/sales');
+    url.searchParams.set('merchantOrderId', idempotencyKey);
+    const answer = await this.http.call('GET', url, this.connection);
+    // Cielo answers 404 (or an empty list) for an order id it never received.
+    if (answer.status === 404) return null;
+    if (answer.status >= 300) throw new AcquirerUnavailable(true, `Cielo's query answered ${answer.status}`);
+    const found = ((answer.body as { Payments?: { PaymentId?: string }[] })?.Payments ?? []).filter((p) => typeof p.PaymentId === 'string');
+    if (found.length === 0) return null;
+    const sales = await Promise.all(found.map((p) => this.sale(p.PaymentId!)));
+    // One sale per order id is the rule; should there be more, an approval is what was charged.
+    const results = sales.filter((s): s is CieloPayment => s !== null).map((s) => this.toResult(s));
+    if (results.length === 0) throw new AcquirerUnavailable(true, 'Cielo listed a sale its query could not show');
+    return results.find((r) => r !== 'pending' && r.outcome === 'approved') ?? results.find((r) => r === 'pending') ?? results[0];
+  }
+
+  private async sale(paymentId: string): Promise<CieloPayment | null> {
+    const answer = await this.http.call('GET', this.url('query', `/1/sales/${encodeURIComponent(paymentId)}`), this.connection);
+    if (answer.status === 404) return null;
+    if (answer.status >= 300) throw new AcquirerUnavailable(true, `Cielo's query answered ${answer.status}`);
+    return paymentOf(answer);
+  }
+
+  private toResult(payment: CieloPayment): AuthorizeResult | 'pending' {
+    const status = CIELO_STATUS[Number(payment.Status)];
+    const code = String(payment.ReturnCode ?? '').trim();
+    const detail = `Cielo Status ${payment.Status}, ReturnCode ${code || '-'}${payment.ReturnMessage ? ` ${payment.ReturnMessage}` : ''}${payment.ProofOfSale ? `, ProofOfSale ${payment.ProofOfSale}` : ''}${payment.Tid ? `, Tid ${payment.Tid}` : ''}`;
+    if (status === undefined || status === 'pending') return 'pending';
+    if (!payment.PaymentId) throw new AcquirerUnavailable(true, 'Cielo answered a sale without a PaymentId');
+    const acquirerReference = `${CIELO_REFERENCE_PREFIX}${payment.PaymentId}`;
+    const nsu = nsuOf(payment.PaymentId);
+    if (status === 'approved') {
+      return { outcome: 'approved', returnCode: '00', returnMessage: `${RETURN_MESSAGES['00']} (${detail})`, authorizationCode: authorizationCodeOf(payment), nsu, acquirerReference };
+    }
+    // A processing failure, a sale voided before we recorded it, or a decline that means the network: nothing charged.
+    const mapped = status === 'declined' ? mapDeclineCode(code, this.connection.environment) : 'failed';
+    if (mapped === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: `${RETURN_MESSAGES['96']}: nothing was charged (${detail})` };
+    return { outcome: 'declined', returnCode: mapped, returnMessage: `${RETURN_MESSAGES[mapped]} (${detail})`, nsu, acquirerReference };
+  }
+
+  private url(which: 'api' | 'query', path: string): URL {
+    const base = which === 'api' ? this.connection.apiUrl : this.connection.queryUrl;
+    return new URL(base.replace(/\/+$/, '') + path);
+  }
+}
+
+function paymentOf(answer: CieloAnswer): CieloPayment {
+  const body = answer.body as { Payment?: CieloPayment } | null;
+  if (!body?.Payment) throw new AcquirerUnavailable(true, `Cielo answered ${answer.status} without a Payment`);
+  return body.Payment;
+}
+
+/** Cielo's error array `[{Code, Message}]`, as one line; never anything we sent. */
+function errorsOf(answer: CieloAnswer): string {
+  // An array of errors; a refused credential comes as one object (`{"Message": "Merchant not found"}`).
+  const body = answer.body as { Code?: unknown; Message?: unknown }[] | { Code?: unknown; Message?: unknown } | null;
+  const list = Array.isArray(body) ? body : body && typeof body === 'object' ? [body] : [];
+  const text = list
+    .slice(0, 5)
+    .map((e) => `${String(e.Code ?? '?')} ${String(e.Message ?? '').slice(0, 200)}`.trim())
+    .join('; ');
+  return text || `HTTP ${answer.status}`;
+}
+
+/**
+ * The contract's nsu is a unique numeric string. Cielo's ProofOfSale repeats (per day, per
+ * affiliation), so ours is derived from Cielo's PaymentId (a UUID): 18 digits, the same on every
+ * lookup of the sale. ProofOfSale and Tid stay in the return message for the merchant's
+ * reconciliation with Cielo's own reports.
+ */
+function nsuOf(paymentId: string): string {
+  const digits = BigInt('0x' + createHash('sha256').update(paymentId).digest('hex').slice(0, 16)) % 10n ** 17n;
+  return `1${digits.toString().padStart(17, '0')}`;
+}
+
+/** Six characters, as the contract's authorizationCode; Cielo's is 6 already. */
+function authorizationCodeOf(payment: CieloPayment): string {
+  const code = (payment.AuthorizationCode ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  return (code || (payment.ProofOfSale ?? '000000')).slice(-6).padStart(6, '0');
+}

@@ -1,0 +1,118 @@
+import { CieloAcquirer, CIELO_REFERENCE_PREFIX } from './cielo/acquirer.js';
+import { CieloHttp } from './cielo/http.js';
+import type { AcquirerConfig } from './config.js';
+import type { AcquirerConnections } from './connections.js';
+import { SandboxAcquirer, SANDBOX_REFERENCE_PREFIX } from './sandbox/acquirer.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest } from './types.js';
+
+type Operation = 'authorize' | 'cancel' | 'lookup';
+type Failure = 'unreachable' | 'no_answer' | 'refused' | 'error';
+
+/** One connector call as the router saw it. */
+export interface AcquirerCall {
+  /** `sandbox` or `cielo`. */
+  acquirer: string;
+  operation: Operation;
+  /** authorize: approved, declined, failed; cancel: canceled, failed; lookup: found, pending, not_found; any: unreachable, no_answer, error. */
+  outcome: string;
+  seconds: number;
+  /** Set when the call is an acquirer failure: never sent, sent without an answer, refused (96), or an error of ours. A decline is not one. */
+  failure?: Failure;
+}
+
+/** Where each connector call is reported (GatewayMetrics fits). */
+export interface AcquirerMetrics {
+  acquirerCall(call: AcquirerCall): void;
+}
+type Classified = { outcome: string; failure?: 'refused' };
+
+/** An answer's outcome label; the acquirer answering that it could not process the call (96) is a failure, a decline is not. */
+const authorizeOutcome = (r: AuthorizeResult): Classified => (r.outcome === 'failed' ? { outcome: 'failed', failure: 'refused' } : { outcome: r.outcome });
+const cancelOutcome = (r: CancelResult): Classified => (r.outcome === 'failed' ? { outcome: 'failed', failure: 'refused' } : { outcome: r.outcome });
+const lookupOutcome = (r: AuthorizeResult | 'pending' | null): Classified => ({ outcome: r === null ? 'not_found' : r === 'pending' ? 'pending' : 'found' });
+
+/**
+ * The acquirer the payment service talks to: it sends each call to the right connector. A
+ * merchant with its own connection (operator API) goes to it; every other merchant to the
+ * default from the environment (ACQUIRER). A cancel goes where the authorization was made,
+ * told by its reference's prefix, so payments made before ACQUIRER changed can still be cancelled.
+ */
+export class AcquirerRouter implements Acquirer {
+  private readonly http: CieloHttp;
+  private readonly defaultCielo: CieloAcquirer | undefined;
+
+  constructor(
+    private readonly config: AcquirerConfig,
+    readonly sandbox: SandboxAcquirer,
+    private readonly connections: AcquirerConnections,
+    private readonly metrics?: AcquirerMetrics,
+  ) {
+    this.http = new CieloHttp(config.timeoutMs);
+    const { cielo } = config;
+    if (config.kind === 'cielo' && cielo.merchantId && cielo.merchantKey) {
+      this.defaultCielo = new CieloAcquirer({ ...cielo, merchantId: cielo.merchantId, merchantKey: cielo.merchantKey }, this.http, config.timeoutMs);
+    }
+  }
+
+  /** What charges a merchant's cards: its own Cielo connection, else the default. */
+  async for(merchantId: string): Promise<Acquirer> {
+    const own = await this.connections.connectionOf(merchantId);
+    if (own) return new CieloAcquirer(own, this.http, this.config.timeoutMs);
+    return this.defaultCielo ?? this.sandbox;
+  }
+
+  async authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult> {
+    const acquirer = await this.for(request.merchantId);
+    return this.timed(acquirer, 'authorize', () => acquirer.authorize(request, context), authorizeOutcome);
+  }
+
+  async cancel(request: CancelRequest, context: CallContext): Promise<CancelResult> {
+    if (request.acquirerReference.startsWith(SANDBOX_REFERENCE_PREFIX)) return this.timed(this.sandbox, 'cancel', () => this.sandbox.cancel(request, context), cancelOutcome);
+    if (!request.acquirerReference.startsWith(CIELO_REFERENCE_PREFIX)) return { outcome: 'failed', returnMessage: 'Unknown acquirer reference' };
+    const acquirer = await this.for(request.merchantId);
+    if (acquirer === this.sandbox) return { outcome: 'failed', returnMessage: 'This payment was made through Cielo, and no Cielo connection is configured now' };
+    return this.timed(acquirer, 'cancel', () => acquirer.cancel(request, context), cancelOutcome);
+  }
+
+  async lookup(request: LookupRequest): Promise<AuthorizeResult | 'pending' | null> {
+    const acquirer = await this.for(request.merchantId);
+    return this.timed(acquirer, 'lookup', () => acquirer.lookup(request), lookupOutcome);
+  }
+
+  /**
+   * Times one connector call and reports its outcome, here rather than in each connector so
+   * every connector is covered alike. Only the call: finding the merchant's connection is ours.
+   * No answer is told apart as the connectors tell it (AcquirerUnavailable.sent).
+   */
+  private async timed<T>(acquirer: Acquirer, operation: Operation, call: () => Promise<T>, classify: (result: T) => Classified): Promise<T> {
+    if (!this.metrics) return call();
+    // `for` hands out the sandbox or a Cielo connector, nothing else.
+    const name = acquirer === this.sandbox ? 'sandbox' : 'cielo';
+    const started = performance.now();
+    const report = (c: { outcome: string; failure?: Failure }) =>
+      this.metrics!.acquirerCall({ acquirer: name, operation, seconds: (performance.now() - started) / 1000, ...c });
+    let result: T;
+    try {
+      result = await call();
+    } catch (error) {
+      const kind = error instanceof AcquirerUnavailable ? (error.sent ? 'no_answer' : 'unreachable') : 'error';
+      report({ outcome: kind, failure: kind });
+      throw error;
+    }
+    report(classify(result));
+    return result;
+  }
+
+  async settleWindowMs(merchantId: string): Promise<number> {
+    return (await this.for(merchantId)).settleWindowMs(merchantId);
+  }
+
+  /** Production with the sandbox acquirer as default (stated with ACQUIRER=sandbox). */
+  get defaultIsSandbox(): boolean {
+    return this.defaultCielo === undefined;
+  }
+
+  close(): void {
+    this.http.close();
+  }
+}

@@ -1,0 +1,127 @@
+import { randomInt } from 'node:crypto';
+import type { Selectable } from 'kysely';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, ReturnCode } from '../types.js';
+import { RETURN_MESSAGES } from '../types.js';
+
+/**
+ * The sandbox acquirer: decides by card number (contract section 5, the first match decides),
+ * or by a stored card's forced outcome. It stands for a remote system, so it keeps its own
+ * ledger of what it answered per idempotency key: a repeated call returns the same answer and
+ * never authorizes twice. The ledger is a table of its own in the gateway's database, written
+ * before the answer is returned, so a lookup after `kill -9` sees exactly what the dead process
+ * was told, as a real acquirer's query would; nothing can be in flight (settle window 0).
+ */
+export const SANDBOX_TEST_CARDS: Record<string, ReturnCode> = {
+  '4000000000009995': '51',
+  '4000000000000002': '05',
+  '4000000000000069': '54',
+  '4000000000009987': '46',
+  '4000000000000119': '96',
+};
+
+const AUTH_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+/** Marks references this connector issued, so a cancel finds its way back here after ACQUIRER changes. */
+export const SANDBOX_REFERENCE_PREFIX = 'sbx_';
+
+function authorizationCode(): string {
+  let code = '';
+  for (let i = 0; i < 6; i++) code += AUTH_CODE_ALPHABET[randomInt(AUTH_CODE_ALPHABET.length)];
+  return code;
+}
+
+/** 18 random digits, first non-zero: collisions are negligible and the column is unique anyway. */
+function nsu(): string {
+  return `${randomInt(1, 10)}${String(randomInt(0, 1e8)).padStart(8, '0')}${String(randomInt(0, 1e9)).padStart(9, '0')}`;
+}
+
+type LedgerRow = Selectable<SandboxAcquirerLedgerTable>;
+
+export class SandboxAcquirer implements Acquirer {
+  async settleWindowMs(): Promise<number> {
+    return 0;
+  }
+
+  /** New authorizations this process recorded, for tests that prove a recovery does not authorize twice. */
+  authorizeCalls = 0;
+
+  constructor(
+    private readonly database: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
+    const previous = await this.find(idempotencyKey);
+    if (previous) return toResult(previous);
+    const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
+    const result = resultFor(code, idempotencyKey);
+    const inserted = await this.database.db
+      .insertInto('sandbox_acquirer_ledger')
+      .values({
+        idempotency_key: idempotencyKey,
+        merchant_id: request.merchantId,
+        amount: request.amount,
+        outcome: result.outcome,
+        return_code: result.returnCode,
+        return_message: result.returnMessage,
+        authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+        nsu: result.outcome === 'failed' ? null : result.nsu,
+        acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+        canceled_at: null,
+        created_at: this.clock.wallNow().toISOString(),
+      })
+      // Two concurrent calls with one key: the first answer recorded is the answer.
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('idempotency_key')
+      .executeTakeFirst();
+    if (!inserted) return toResult((await this.find(idempotencyKey))!);
+    this.authorizeCalls += 1;
+    return result;
+  }
+
+  async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {
+    const key = request.acquirerReference.slice(SANDBOX_REFERENCE_PREFIX.length);
+    const row = await this.find(key);
+    // A reference this acquirer never approved cannot be cancelled; a second cancel is harmless.
+    if (!row || row.outcome !== 'approved') return { outcome: 'failed', returnMessage: 'Not an approved authorization' };
+    await this.database.db
+      .updateTable('sandbox_acquirer_ledger')
+      .set({ canceled_at: this.clock.wallNow().toISOString() })
+      .where('idempotency_key', '=', key)
+      .where('canceled_at', 'is', null)
+      .execute();
+    return { outcome: 'canceled' };
+  }
+
+  async lookup({ idempotencyKey }: LookupRequest): Promise<AuthorizeResult | null> {
+    const row = await this.find(idempotencyKey);
+    return row ? toResult(row) : null;
+  }
+
+  /** Authorizations recorded under a key (0 or 1), for tests and the crash soak. */
+  async ledgerCount(idempotencyKey: string): Promise<number> {
+    return (await this.find(idempotencyKey)) ? 1 : 0;
+  }
+
+  private find(key: string): Promise<LedgerRow | undefined> {
+    return this.database.db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  }
+}
+
+function resultFor(code: ReturnCode, key: string): AuthorizeResult {
+  const returnMessage = RETURN_MESSAGES[code];
+  const acquirerReference = `${SANDBOX_REFERENCE_PREFIX}${key}`;
+  if (code === '00') return { outcome: 'approved', returnCode: '00', returnMessage, authorizationCode: authorizationCode(), nsu: nsu(), acquirerReference };
+  if (code === '96') return { outcome: 'failed', returnCode: '96', returnMessage };
+  return { outcome: 'declined', returnCode: code, returnMessage, nsu: nsu(), acquirerReference };
+}
+
+function toResult(row: LedgerRow): AuthorizeResult {
+  if (row.outcome === 'approved') {
+    return { outcome: 'approved', returnCode: '00', returnMessage: row.return_message, authorizationCode: row.authorization_code!, nsu: row.nsu!, acquirerReference: row.acquirer_reference! };
+  }
+  if (row.outcome === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: row.return_message };
+  return { outcome: 'declined', returnCode: row.return_code as Exclude<ReturnCode, '00' | '96'>, returnMessage: row.return_message, nsu: row.nsu!, acquirerReference: row.acquirer_reference! };
+}

@@ -1,0 +1,57 @@
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { BankSlipsTable } from '../../db/schema.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import { recordNotifications } from '../webhooks/outbox.js';
+import { bankSlipsRepository as repo, type BankSlipKey } from './repository.js';
+
+/**
+ * A bank slip's status changes, each with its event row and its BankSlipStatus notification,
+ * always in the caller's transaction: the change, its event and its webhook commit together or
+ * not at all. The bank slip service (service.ts, payment.ts) is the only writer of
+ * bankslip_events.
+ */
+
+/**
+ * Moves a slip from statusBill `from` to `to` with the given fields and records the change.
+ * False when the slip was no longer in `from` (a concurrent change won): no event is written
+ * for a change not made.
+ */
+export async function recordTransition(
+  trx: Executor,
+  queue: JobQueue,
+  slip: BankSlipKey,
+  from: number,
+  to: number,
+  at: string,
+  fields: Updateable<BankSlipsTable> = {},
+): Promise<boolean> {
+  if (!(await repo.transition(trx, slip.id, from, to, at, fields))) return false;
+  await recordEvent(trx, queue, slip, from, to, at);
+  return true;
+}
+
+/** The event row of a statusBill change, and its BankSlipStatus notification (nsu = the slip id, values are statusBill codes). */
+export async function recordEvent(trx: Executor, queue: JobQueue, slip: BankSlipKey, oldStatus: number | null, newStatus: number, at: string): Promise<void> {
+  await repo.insertEvent(trx, {
+    bankslip_id: slip.id,
+    merchant_id: slip.merchant_id,
+    account_number: slip.account_number,
+    old_status_bill: oldStatus,
+    new_status_bill: newStatus,
+    occurred_at: at,
+  });
+  await recordNotifications(trx, queue, [
+    {
+      merchantId: slip.merchant_id,
+      accountNumber: Number(slip.account_number),
+      type: 'BankSlipStatus',
+      nsu: slip.id,
+      codAuth: '',
+      installmentNumber: 0,
+      oldValue: oldStatus === null ? '' : String(oldStatus),
+      newValue: String(newStatus),
+      at,
+    },
+  ]);
+}

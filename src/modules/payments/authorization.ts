@@ -1,0 +1,223 @@
+import { AcquirerUnavailable, type Acquirer, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
+import { isDatabaseUnavailable } from '../../db/faults.js';
+import { ApiError } from '../../http/errors.js';
+import { errorMessage } from '../../jobs/queue.js';
+import { RetryLater } from '../../jobs/registry.js';
+import type { ChargeableCard } from './card-source.js';
+import { paymentsRepository, type PaymentRow } from './repository.js';
+import type { PaymentDeps } from './service.js';
+import { recordTransition } from './transitions.js';
+
+export const RECOVER_JOB = 'payment.recover';
+/** One recovery job per payment: the dedupe key it is enqueued and cancelled under. */
+export const recoverKey = (paymentId: string) => `${RECOVER_JOB}:${paymentId}`;
+/** A Pending payment's recovery job runs this long after its settle window (our own answer normally comes first). */
+const RECOVER_MARGIN_MS = 15_000;
+/** "At once" lookups after an ambiguous answer, before the caller is answered: the delays between tries. */
+const LOOKUP_DELAYS_MS = [0, 250, 1000];
+/** A sale the acquirer holds as undecided (Cielo's Pending) is asked about again after this. */
+const UNDECIDED_RECHECK_MS = 30_000;
+/**
+ * A job that must wait out the rest of a settle window this short waits in the job (the lease
+ * heartbeat keeps it) rather than rescheduling: the window runs on the wall clock, and a sandbox
+ * advance that reschedules in business time would otherwise run the job again at once, in a loop.
+ */
+const MAX_WAIT_IN_JOB_MS = 30_000;
+
+/** What is known of a Pending payment after asking the acquirer. */
+export type Resolution =
+  | { kind: 'settled'; row: PaymentRow }
+  /** No answer yet (acquirer silent, sale undecided, or a send may still be in flight): ask again after `retryInMs`. */
+  | { kind: 'unknown'; retryInMs: number; why: string; inFlight?: boolean }
+  /** The acquirer has no record of it and nothing sent can still arrive: nothing was charged. */
+  | { kind: 'not_received'; row: PaymentRow };
+
+const failed = (returnMessage: string): AuthorizeResult => ({ outcome: 'failed', returnCode: '96', returnMessage });
+
+/**
+ * The acquirer side of a payment: send the authorization under the payment id (the acquirer's
+ * idempotency key, Cielo's MerchantOrderId), resolve an ambiguous answer by looking the sale
+ * up, record the outcome. An answer that did not come is never read as a decline: only the
+ * acquirer's own record, or its certainty that it has none once nothing can be in flight,
+ * settles a payment.
+ */
+export class Authorizations {
+  constructor(
+    private readonly ctx: PaymentDeps,
+    private readonly acquirer: Acquirer,
+  ) {}
+
+  /** When a new payment's recovery job falls due (business time). */
+  async recoverAt(merchantId: string, now: Date): Promise<Date> {
+    return new Date(now.getTime() + (await this.acquirer.settleWindowMs(merchantId)) + RECOVER_MARGIN_MS);
+  }
+
+  /**
+   * Sends the authorization and records what is known: the outcome, or (no answer, and the
+   * at-once lookups did not find it) nothing, leaving the payment Pending for its recovery.
+   */
+  async send(row: PaymentRow, card: ChargeableCard): Promise<{ row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string }> {
+    let result: AuthorizeResult;
+    try {
+      result = await this.acquirer.authorize(
+        {
+          merchantId: row.merchant_id,
+          amount: Number(row.amount),
+          installments: row.installments,
+          productType: row.product_type as 'avista' | 'lojista',
+          card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName: row.cardholder_name },
+          forcedReturnCode: (card.forcedReturnCode ?? undefined) as ReturnCode | undefined,
+        },
+        { idempotencyKey: row.payment_id },
+      );
+    } catch (error) {
+      // The sandbox acquirer keeps its ledger in our database: our database failing is answered
+      // as such (503); the payment stays Pending and its recovery job settles it.
+      if (isDatabaseUnavailable(error)) throw error;
+      if (error instanceof AcquirerUnavailable && !error.sent) {
+        // Never left this process: the acquirer cannot have acted on it.
+        this.ctx.logger.warn({ paymentId: row.payment_id, err: error.message }, 'acquirer unreachable: nothing was sent');
+        result = failed('The acquirer could not be reached; nothing was sent or charged');
+      } else {
+        this.ctx.logger.warn({ paymentId: row.payment_id, err: errorMessage(error) }, 'acquirer answer lost: looking the sale up');
+        const found = await this.lookupAtOnce(row);
+        if (!found) return { row, known: false, why: errorMessage(error) };
+        result = found;
+      }
+    }
+    return { row: await this.record(row, result), known: true };
+  }
+
+  /** A few quick lookups: the sale, if it was made, is usually visible within a second. */
+  private async lookupAtOnce(row: PaymentRow): Promise<AuthorizeResult | null> {
+    for (const delay of LOOKUP_DELAYS_MS) {
+      if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+      try {
+        const known = await this.acquirer.lookup({ merchantId: row.merchant_id, idempotencyKey: row.payment_id });
+        if (known && known !== 'pending') return known;
+      } catch {
+        // Unanswered: try again, then leave it to the recovery job.
+      }
+    }
+    return null;
+  }
+
+  /** Asks the acquirer about a Pending payment. Throws AcquirerUnavailable when it cannot be asked. */
+  async resolve(paymentId: string): Promise<Resolution> {
+    const row = await paymentsRepository.find(this.ctx.database.db, paymentId);
+    if (!row) throw new Error(`payment ${paymentId} does not exist`);
+    if (row.status !== 'Pending') return { kind: 'settled', row };
+    const known = await this.acquirer.lookup({ merchantId: row.merchant_id, idempotencyKey: paymentId });
+    if (known === 'pending') return { kind: 'unknown', retryInMs: UNDECIDED_RECHECK_MS, why: 'the acquirer has not decided the sale yet' };
+    if (known) return { kind: 'settled', row: await this.record(row, known) };
+    const window = await this.acquirer.settleWindowMs(row.merchant_id);
+    const age = this.ctx.clock.wallNow().getTime() - Date.parse(row.acquirer_sent_at ?? '1970-01-01T00:00:00Z');
+    if (age < window) return { kind: 'unknown', retryInMs: window - age, why: 'a send may still be in flight', inFlight: true };
+    return { kind: 'not_received', row };
+  }
+
+  /** `resolve`, waiting in place for the rest of a short settle window (for jobs; see MAX_WAIT_IN_JOB_MS). */
+  async resolveWaiting(paymentId: string): Promise<Resolution> {
+    const first = await this.resolve(paymentId);
+    if (first.kind !== 'unknown' || !first.inFlight || first.retryInMs > MAX_WAIT_IN_JOB_MS) return first;
+    await new Promise((resolve) => setTimeout(resolve, first.retryInMs + 10));
+    return this.resolve(paymentId);
+  }
+
+  /**
+   * The recovery job of a payment left Pending (a crash, a lost answer). A payment made by a
+   * billing is not failed here: the billing engine sends it again (see `resend`); every other
+   * payment the acquirer never received failed, and nothing was charged.
+   */
+  async recover(paymentId: string): Promise<void> {
+    const resolution = await this.resolveWaiting(paymentId);
+    if (resolution.kind === 'unknown') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + resolution.retryInMs), resolution.why);
+    if (resolution.kind === 'not_received' && resolution.row.billing_id === null) {
+      await this.record(resolution.row, failed('The acquirer has no record of the authorization; nothing was charged'));
+    }
+  }
+
+  /**
+   * Sends a Pending payment's authorization again, once the acquirer is known not to have it.
+   * The send is claimed first (compare-and-set on `acquirer_sent_at`), so of two resenders one
+   * sends and the other finds the claim moved; a resender that dies leaves a fresh send time,
+   * and the next one waits out the settle window before it may ask, and send, again.
+   */
+  async resend(row: PaymentRow, card: ChargeableCard | null): Promise<Resolution> {
+    if (!card) return { kind: 'settled', row: await this.record(row, failed('The stored card is no longer in the vault; nothing was charged')) };
+    const sentAt = this.ctx.clock.wallNow().toISOString();
+    const claimed = await paymentsRepository.claimSend(this.ctx.database.db, row.payment_id, row.acquirer_sent_at, sentAt);
+    if (!claimed) return { kind: 'unknown', retryInMs: await this.acquirer.settleWindowMs(row.merchant_id), why: 'another run is sending it' };
+    const sent = await this.send({ ...row, acquirer_sent_at: sentAt }, card);
+    if (sent.known) return { kind: 'settled', row: sent.row };
+    return { kind: 'unknown', retryInMs: (await this.acquirer.settleWindowMs(row.merchant_id)) + RECOVER_MARGIN_MS, why: sent.why };
+  }
+
+  /** Records a failure that needs no acquirer answer (a refused card source, a stopped subscription). */
+  recordFailure(row: PaymentRow, returnMessage: string): Promise<PaymentRow> {
+    return this.record(row, failed(returnMessage));
+  }
+
+  /**
+   * Records the acquirer's answer for a Pending payment, with its event, and drops the recovery
+   * job. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review).
+   */
+  async record(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
+    const { ctx } = this;
+    const at = ctx.clock.now().toISOString();
+    const status = result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied';
+    const fields = {
+      return_code: result.returnCode,
+      return_message: result.returnMessage,
+      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+      nsu: result.outcome === 'failed' ? null : result.nsu,
+      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+    };
+    const moved = await ctx.database.db.transaction().execute(async (trx) => {
+      const moved = await recordTransition(trx, ctx.queue, row.payment_id, 'Pending', status, at, fields);
+      // Receivables are created with the authorization, in its transaction (contract section 9).
+      if (moved) await ctx.settlement.onPaymentTransition(trx, { ...row, ...fields, status, updated_at: at }, 'Pending', status);
+      await ctx.queue.cancel(trx, recoverKey(row.payment_id));
+      return moved;
+    });
+    // The hot path knows the new row; only a lost race (the recovery job got there first) re-reads it.
+    if (moved) {
+      const recorded = { ...row, ...fields, status, updated_at: at };
+      reportOutcome(ctx, recorded);
+      return recorded;
+    }
+    return (await paymentsRepository.find(ctx.database.db, row.payment_id))!;
+  }
+}
+
+/**
+ * A payment's outcome, reported once: by the writer whose transition moved it out of Pending
+ * (or wrote it Denied by anti-fraud), never by one that lost the race. The decline's log line
+ * carries ids and the code only: never card data, never the acquirer's message.
+ */
+export function reportOutcome(ctx: Pick<PaymentDeps, 'logger' | 'metrics'>, row: PaymentRow): void {
+  ctx.metrics.paymentRecorded(row.status, row.return_code);
+  if (row.status !== 'Denied') return;
+  ctx.logger.info(
+    {
+      event: 'payment.declined',
+      paymentId: row.payment_id,
+      merchantId: row.merchant_id,
+      accountNumber: Number(row.account_number),
+      returnCode: row.return_code,
+      antiFraud: row.antifraud_decision,
+      ...(row.billing_id ? { billingId: row.billing_id } : {}),
+    },
+    'payment declined',
+  );
+}
+
+/** The 502 of a payment whose outcome is an acquirer failure (96): nothing was charged. */
+export function failureError(row: PaymentRow): ApiError {
+  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${row.return_message ?? 'system failure'}; nothing was charged.`);
+}
+
+/** The 502 of a payment whose outcome is not known yet. */
+export function unknownError(paymentId: string): ApiError {
+  return new ApiError(502, 'acquirer_unavailable', `The acquirer did not answer; payment ${paymentId} stays Pending and is resolved automatically (GET it, or wait for its webhook).`);
+}

@@ -1,0 +1,185 @@
+import { Gauge, type Metric } from 'prom-client';
+import type { Clock } from '../clock.js';
+import type { Database } from '../db/connection.js';
+import { errorMessage } from '../jobs/queue.js';
+import { DELIVER_JOB } from '../modules/webhooks/outbox.js';
+
+/** pino fits. */
+export interface ScrapeLogger {
+  warn(obj: object, msg?: string): void;
+}
+
+/** One group of unfinished jobs. Times are business time (ISO text, as stored). */
+export interface QueueGroup {
+  kind: string;
+  status: 'pending' | 'running';
+  jobs: number;
+  /** Earliest run_at of the group. */
+  firstRunAt: string | null;
+  /** Earliest created_at of the group. */
+  firstCreatedAt: string | null;
+}
+
+/** A scrape must not hang on a database that does not answer: its job series are left out instead. */
+const READ_TIMEOUT_MS = 2_000;
+export const DEFAULT_SCRAPE_CACHE_MS = 5_000;
+
+/**
+ * Reads the unfinished jobs, grouped by kind and status, in one statement, and keeps the answer
+ * for `cacheMs`: two Prometheus servers (or a scrape and a curl) within that time cost one read,
+ * and concurrent scrapes share the read in flight.
+ *
+ * Cost: `status in ('pending', 'running')` is a range of the (status, run_at, id) index, so done
+ * and failed jobs (the bulk of the table) are never visited; the rows it visits are the backlog
+ * itself (`kind` and `created_at` come from the table). Measured in docs/operations.md.
+ */
+export class QueueReader {
+  private cached: { at: number; groups: Promise<QueueGroup[] | null> } | undefined;
+
+  constructor(
+    private readonly database: Database,
+    private readonly cacheMs = DEFAULT_SCRAPE_CACHE_MS,
+    private readonly logger?: ScrapeLogger,
+  ) {}
+
+  /** The groups, or null when the database did not answer (in time). */
+  read(): Promise<QueueGroup[] | null> {
+    const now = performance.now();
+    if (this.cached && now - this.cached.at < this.cacheMs) return this.cached.groups;
+    const groups = withTimeout(this.query(), READ_TIMEOUT_MS).catch((error: unknown) => {
+      this.logger?.warn({ error: errorMessage(error) }, 'metrics: the job table could not be read; job series left out of this scrape');
+      return null;
+    });
+    this.cached = { at: now, groups };
+    return groups;
+  }
+
+  private async query(): Promise<QueueGroup[]> {
+    const rows = await this.database.db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', 'status', eb.fn.countAll().as('jobs'), eb.fn.min('run_at').as('first_run_at'), eb.fn.min('created_at').as('first_created_at')])
+      .where('status', 'in', ['pending', 'running'])
+      .groupBy(['kind', 'status'])
+      .execute();
+    return rows.map((row) => ({
+      kind: row.kind,
+      status: row.status as QueueGroup['status'],
+      jobs: Number(row.jobs),
+      firstRunAt: row.first_run_at ?? null,
+      firstCreatedAt: row.first_created_at ?? null,
+    }));
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    timer.unref();
+  });
+  work.catch(() => {});
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+const secondsSince = (now: number, iso: string | null): number => (iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000));
+
+export interface ScrapedDeps {
+  database: Database;
+  clock: Clock;
+  kinds: () => string[];
+  logger?: ScrapeLogger;
+  cacheMs?: number;
+}
+
+/**
+ * Gauges computed when Prometheus scrapes (each resets and refills itself in one synchronous
+ * step after the read, so concurrent scrapes never see a half-filled gauge): the job queue (depth, lateness and age by kind), the
+ * webhook backlog (its delivery jobs) and the database pool. Every registered kind appears,
+ * at 0 when it has nothing waiting.
+ *
+ * Lateness and age are measured on the business clock, the one jobs are scheduled and claimed
+ * by: in production it is the wall clock; in the sandbox a clock advance runs every job due,
+ * so lateness there is what the worker has not caught up with yet.
+ */
+export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
+  const reader = new QueueReader(deps.database, deps.cacheMs, deps.logger);
+  const groups = async (): Promise<QueueGroup[] | null> => reader.read();
+
+  const depth: Gauge<'kind' | 'status'> = new Gauge({
+    name: 'gateway_jobs_queue_depth',
+    help: 'Unfinished jobs by kind and status (pending: waiting for their run_at or a worker; running: claimed)',
+    labelNames: ['kind', 'status'],
+    registers: [],
+    async collect() {
+      const read = await groups();
+      depth.reset();
+      if (!read) return;
+      for (const kind of deps.kinds()) for (const status of ['pending', 'running']) depth.set({ kind, status }, 0);
+      for (const g of read) depth.set({ kind: g.kind, status: g.status }, g.jobs);
+    },
+  });
+
+  const lateness: Gauge<'kind'> = new Gauge({
+    name: 'gateway_jobs_oldest_due_seconds',
+    help: 'How late the oldest due pending job of each kind is: now minus its run_at (business clock; the wall clock in production), 0 when none is due',
+    labelNames: ['kind'],
+    registers: [],
+    async collect() {
+      const read = await groups();
+      lateness.reset();
+      if (!read) return;
+      const now = deps.clock.now().getTime();
+      for (const kind of deps.kinds()) lateness.set({ kind }, 0);
+      // The earliest run_at of the pending group is the oldest due job when it has passed.
+      for (const g of read) if (g.status === 'pending') lateness.set({ kind: g.kind }, secondsSince(now, g.firstRunAt));
+    },
+  });
+
+  const age: Gauge<'kind'> = new Gauge({
+    name: 'gateway_jobs_oldest_age_seconds',
+    help: 'Age of the oldest unfinished (pending or running) job of each kind: for payment.recover, the oldest payment still Pending',
+    labelNames: ['kind'],
+    registers: [],
+    async collect() {
+      const read = await groups();
+      age.reset();
+      if (!read) return;
+      const now = deps.clock.now().getTime();
+      const oldest = new Map<string, number>(deps.kinds().map((kind) => [kind, 0]));
+      for (const g of read) oldest.set(g.kind, Math.max(oldest.get(g.kind) ?? 0, secondsSince(now, g.firstCreatedAt)));
+      for (const [kind, seconds] of oldest) age.set({ kind }, seconds);
+    },
+  });
+
+  const backlog: Gauge = new Gauge({
+    name: 'gateway_webhook_backlog',
+    help: 'Webhook and callback notifications not yet delivered, rejected or given up: their webhook.deliver jobs, pending or running',
+    registers: [],
+    async collect() {
+      const read = await groups();
+      backlog.reset();
+      if (!read) return;
+      backlog.set(read.filter((g) => g.kind === DELIVER_JOB).reduce((sum, g) => sum + g.jobs, 0));
+    },
+  });
+
+  const pool: Gauge<'state'> = new Gauge({
+    name: 'gateway_db_pool_connections',
+    help: 'Database connections: total open, idle, and waiting (queries queued for a connection). SQLite has one connection and no pool: total 1',
+    labelNames: ['state'],
+    registers: [],
+    collect() {
+      pool.reset();
+      const stats = deps.database.poolStats?.();
+      if (!stats) {
+        pool.set({ state: 'total' }, 1);
+        return;
+      }
+      pool.set({ state: 'total' }, stats.total);
+      pool.set({ state: 'idle' }, stats.idle);
+      pool.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+
+  return [depth, lateness, age, backlog, pool];
+}

@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layering rules of docs/architecture.md, read from the source so they stay true:
+ * modules talk through services; a module's tables are queried only by that module; route
+ * files import no repository; src/domain is pure.
+ */
+const root = join(import.meta.dirname, '..');
+const src = join(root, 'src');
+
+function files(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? files(path) : path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+const sources = files(src).map((path) => ({ path, rel: relative(src, path), text: readFileSync(path, 'utf8') }));
+
+/** The module a file belongs to: `modules/<name>`, or the top folder (`acquirer`, `jobs`, ...). */
+function moduleOf(rel: string): string {
+  const parts = rel.split('/');
+  return parts[0] === 'modules' ? `modules/${parts[1]}` : parts.length > 1 ? parts[0] : rel;
+}
+
+function importsOf(file: { path: string; text: string }): string[] {
+  const specifiers = [...file.text.matchAll(/(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1] ?? m[2]);
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(src, resolve(dirname(file.path), s.replace(/\.js$/, '.ts'))));
+}
+
+/** Which module owns each table (its migration and repository live there). */
+const OWNER: Record<string, string> = {
+  merchants: 'modules/merchants',
+  credentials: 'modules/merchants',
+  login_attempts: 'modules/auth',
+  card_keys: 'modules/cards',
+  card_tokens: 'modules/cards',
+  vault_cards: 'modules/cards',
+  payments: 'modules/payments',
+  payment_events: 'modules/payments',
+  antifraud_settings: 'modules/antifraud',
+  antifraud_blocklist: 'modules/antifraud',
+  merchant_pricing: 'modules/settlement',
+  receivables: 'modules/settlement',
+  pix_charges: 'modules/pix',
+  plans: 'modules/recurrence',
+  subscriptions: 'modules/recurrence',
+  billings: 'modules/recurrence',
+  bankslips: 'modules/bankslips',
+  bankslip_events: 'modules/bankslips',
+  payment_links: 'modules/paymentlinks',
+  payment_link_history: 'modules/paymentlinks',
+  rate_limit_windows: 'modules/paymentlinks',
+  webhook_subscriptions: 'modules/webhooks',
+  webhook_notifications: 'modules/webhooks',
+  webhook_attempts: 'modules/webhooks',
+  sandbox_acquirer_ledger: 'acquirer',
+  acquirer_connections: 'acquirer',
+  jobs: 'jobs',
+  idempotency_keys: 'http',
+};
+/** Infrastructure that reads every module's tables by design: key rotation re-seals every sealed column, metrics count jobs. */
+const INFRASTRUCTURE = new Set(['security', 'observability', 'db']);
+/** `settings` is the key-value table every part keeps its own keys in (clock offset, canary, demo account). */
+const SHARED = new Set(['settings']);
+/** Documented exceptions: `from -> table`, with the reason in docs/architecture.md. */
+const EXCEPTIONS = new Set([
+  // Velocity counts in the same statement as the blocklist checks: one round trip per payment.
+  'modules/antifraud -> payments',
+]);
+
+describe('module boundaries and layering', () => {
+  it("no module imports another module's repository or route files", () => {
+    const offences: string[] = [];
+    for (const file of sources.filter((f) => f.rel.startsWith('modules/') || f.rel.startsWith('acquirer/'))) {
+      const from = moduleOf(file.rel);
+      for (const target of importsOf(file)) {
+        const to = moduleOf(target);
+        if (to === from || !(target.startsWith('modules/') || target.startsWith('acquirer/'))) continue;
+        if (/repository|(^|\/)routes\//.test(target)) offences.push(`${file.rel} imports ${target}`);
+      }
+    }
+    expect(offences).toEqual([]);
+  });
+
+  it("no module queries another module's tables", () => {
+    const offences: string[] = [];
+    for (const file of sources) {
+      const from = moduleOf(file.rel);
+      if (INFRASTRUCTURE.has(from)) continue;
+      for (const [, table] of file.text.matchAll(/(?:selectFrom|insertInto|updateTable|deleteFrom)\(\s*'([a-z_]+)'/g)) {
+        if (SHARED.has(table)) continue;
+        const owner = OWNER[table];
+        expect(owner, `table ${table} has no owner in this check`).toBeDefined();
+        if (owner !== from && !EXCEPTIONS.has(`${from} -> ${table}`)) offences.push(`${file.rel} queries ${table} (owned by ${owner})`);
+      }
+    }
+    expect(offences).toEqual([]);
+  });
+
+  it('route files import no repository, not even their own', () => {
+    const offences = sources
+      .filter((f) => /(^|\/)routes\//.test(f.rel))
+      .flatMap((f) => importsOf(f).filter((t) => /repository/.test(t)).map((t) => `${f.rel} imports ${t}`));
+    expect(offences).toEqual([]);
+  });
+
+  it("a module's schemas live in its schemas.ts, not beside its route files", () => {
+    expect(sources.filter((f) => /(^|\/)routes\/schemas\.ts$/.test(f.rel)).map((f) => f.rel)).toEqual([]);
+  });
+
+  it('src/domain is pure: it imports only src/domain', () => {
+    const offences = sources
+      .filter((f) => f.rel.startsWith('domain/'))
+      .flatMap((f) => {
+        const packages = [...f.text.matchAll(/from\s+['"]([^'".][^'"]*)['"]/g)].map((m) => m[1]);
+        return [...importsOf(f).filter((t) => !t.startsWith('domain/')), ...packages].map((t) => `${f.rel} imports ${t}`);
+      });
+    expect(offences).toEqual([]);
+  });
+});

@@ -1,0 +1,180 @@
+import { request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Type } from '@sinclair/typebox';
+import fastJson from 'fast-json-stringify';
+import type { Insertable } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ReceivablesTable } from '../../src/db/schema.js';
+import { addDays } from '../../src/domain/calendar.js';
+import { DEFAULT_PRICING } from '../../src/domain/fees.js';
+import { buildReceivables, type Sale } from '../../src/modules/settlement/receivables.js';
+import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
+import { InstallmentRecord, SummaryRecord } from '../../src/modules/settlement/schemas.js';
+import { testDialect } from '../support/database.js';
+import { testApp, type TestApp } from '../support/harness.js';
+import { rangeState } from '../../src/modules/settlement/search.js';
+import { CONCIL, search, settlementMerchant } from './support.js';
+
+/**
+ * The range searches' streamed answers against the answer of the implementation they replaced
+ * (issue 16): the old code read every row with `selectAll`, mapped it with installmentRecord /
+ * summaryRecord and let Fastify serialize the array with fast-json-stringify compiled from the
+ * route's response schema. `oldAnswer` below is that path, kept verbatim, so the streamed bytes
+ * are compared with what the gateway answered before, not with a copy of the new code.
+ */
+const ROWS = 5_200;
+/** Small pages, so every answer crosses many keyset boundaries (ties included). */
+const PAGE_ROWS = 97;
+const oldSerializers = {
+  installments: fastJson(Type.Array(InstallmentRecord)),
+  summary: fastJson(Type.Array(SummaryRecord)),
+};
+
+async function oldAnswer(t: TestApp, name: string, account: number, start: string, end: string): Promise<string> {
+  const db = t.ctx.database.db;
+  const from = `${start}T00:00:00.000Z`;
+  const to = `${addDays(end, 1)}T00:00:00.000Z`;
+  let rows: ReceivableRow[];
+  if (name === 'search-by-payment-date') {
+    rows = await db.selectFrom('receivables').selectAll().where('account_number', '=', account).where('receipt_date', '>=', start).where('receipt_date', '<=', end)
+      .orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  } else {
+    let q = db.selectFrom('receivables').selectAll().where('account_number', '=', account).where('transaction_at', '>=', from).where('transaction_at', '<', to);
+    if (name === 'search-by-operation-date') q = q.where('installment_number', '=', 1);
+    rows = await q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').execute();
+  }
+  return name === 'search-by-operation-date' ? oldSerializers.summary(rows.map(summaryRecord)) : oldSerializers.installments(rows.map(installmentRecord));
+}
+
+/** A fixed, varied data set: ties on transaction_at, splits, Pix (null card), null and odd references, received and prepaid rows. */
+function dataSet(account: number, merchantId: string, count = ROWS): Insertable<ReceivablesTable>[] {
+  const rows: Insertable<ReceivablesTable>[] = [];
+  const references = [null, 'order-"quoted"', 'pedido-ção-\u2028-\\-/', 'order-plain', '\u0001ctl'];
+  for (let i = 0; rows.length < count; i++) {
+    const pix = i % 7 === 3;
+    const installments = pix ? 1 : (i % 12) + 1;
+    // Four sales share each instant: the order falls to installment_number, then id.
+    const at = new Date(Date.parse('2027-03-01T00:00:00.000Z') + Math.floor(i / 4) * Math.floor((997_000 * ROWS) / count)).toISOString();
+    const sale: Sale = {
+      sourceType: pix ? 'pix' : 'card', sourceId: `src-${i}`, merchantId, accountNumber: account, transactionAt: at,
+      cardNumber: pix ? null : '4111*******1111', cardName: pix ? 'PIX' : 'VISA', codAuth: `A${String(i).padStart(5, '0')}`,
+      nsu: String(900_000_000 + i), reference: references[i % references.length], amountCents: BigInt(101 + ((i * 7919) % 900_000)),
+      installments, status: i % 11 === 5 ? 'B' : 'A',
+      splits: i % 5 === 2 ? [{ beneficiario: '52998224725', tipoSplit: 'bruto', pct: 1000 }, { beneficiario: '11222333000181', tipoSplit: 'liquido', pct: 1250 }] : [],
+    };
+    for (const row of buildReceivables(sale, DEFAULT_PRICING)) {
+      if (i % 9 === 4 && row.installment_number === 1) {
+        // Received (and on some, prepaid) rows: effective dates and prepayment values.
+        Object.assign(row, { received_status: 'P', effective_date: row.expected_date, receipt_date: row.expected_date });
+        if (i % 2 === 0) Object.assign(row, { received_type: 'A', prepayment_value: 1234, prepayment_tax: 199 });
+      }
+      rows.push(row);
+    }
+  }
+  return rows.slice(0, count);
+}
+
+describe(`streamed range searches (${testDialect})`, () => {
+  let t: TestApp;
+  let m: Awaited<ReturnType<typeof settlementMerchant>>;
+  const ranges: [string, string, string][] = [
+    ['search-by-operation-date', '2027-03-01', '2027-03-31'],
+    ['search-by-operation-date-installments', '2027-03-01', '2027-03-31'],
+    ['search-by-operation-date-installments', '2027-03-01', '2027-03-01'],
+    ['search-by-payment-date', '2027-03-20', '2027-04-19'],
+    ['search-by-payment-date', '2027-05-01', '2027-05-31'],
+  ];
+  beforeAll(async () => {
+    // A shorter range limit than the contract's default 90 days, as an operator may set it.
+    t = await testApp({ env: { CONCIL_PAGE_ROWS: String(PAGE_ROWS), CONCIL_MAX_RANGE_DAYS: '31' } });
+    m = await settlementMerchant(t);
+    const rows = dataSet(Number(m.accountNumber), m.merchantId);
+    for (let i = 0; i < rows.length; i += 200) await t.ctx.database.db.insertInto('receivables').values(rows.slice(i, i + 200)).execute();
+  });
+  afterAll(() => t.close());
+
+  for (const [name, start, end] of ranges) {
+    it(`${name} ${start}..${end}: byte for byte the previous answer`, async () => {
+      const expected = await oldAnswer(t, name, Number(m.accountNumber), start, end);
+      // The data set must exercise several pages, or the keyset would go untested.
+      expect(JSON.parse(expected).length).toBeGreaterThan(5 * PAGE_ROWS);
+      const res = await search(t, m.integration, name, { accountNumber: m.accountNumber, startDate: start, endDate: end });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(res.headers['x-request-id']).toBeTruthy();
+      expect(res.body.length).toBe(expected.length);
+      expect(res.body === expected).toBe(true);
+    });
+  }
+  it('an empty range answers []', async () => {
+    const res = await search(t, m.integration, 'search-by-payment-date', { accountNumber: m.accountNumber, startDate: '2026-01-01', endDate: '2026-01-31' });
+    expect(res.body).toBe('[]');
+  });
+
+  it('paging: page + limit answer slices of the same order; limit above 10,000 is a 400', async () => {
+    const q = { accountNumber: m.accountNumber, startDate: '2027-03-01', endDate: '2027-03-31' };
+    const whole = JSON.parse(await oldAnswer(t, 'search-by-operation-date-installments', Number(m.accountNumber), q.startDate, q.endDate));
+    const p1 = await search(t, m.integration, 'search-by-operation-date-installments', { ...q, page: 1, limit: 1000 });
+    const p3 = await search(t, m.integration, 'search-by-operation-date-installments', { ...q, page: 3, limit: 1000 });
+    expect(p1.json()).toEqual(whole.slice(0, 1000));
+    expect(p3.json()).toEqual(whole.slice(2000, 3000));
+    expect(p3.body).toBe(JSON.stringify(whole.slice(2000, 3000)));
+    const beyond = await search(t, m.integration, 'search-by-operation-date-installments', { ...q, page: 1000, limit: 1000 });
+    expect(beyond.body).toBe('[]');
+    const tooBig = await search(t, m.integration, 'search-by-operation-date-installments', { ...q, limit: 10_001 });
+    expect(tooBig.statusCode).toBe(400);
+    expect(tooBig.json()[0].tag).toBe('query.limit');
+  });
+
+  it('range limit: more than CONCIL_MAX_RANGE_DAYS days is a 400 on query.endDate', async () => {
+    const res = await search(t, m.integration, 'search-by-payment-date', { accountNumber: m.accountNumber, startDate: '2027-03-01', endDate: '2027-04-02' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual([{ tag: 'query.endDate', description: expect.stringContaining('at most 31 days') }]);
+  });
+
+  it('slow clients hold their slots (429 with Retry-After: 1 beyond CONCIL_MAX_CONCURRENT_PER_MERCHANT); a client that goes away stops the reads and frees its slot', async () => {
+    // A large answer (~40 MB) for another merchant, far more than the loopback socket buffers hold.
+    const big = await settlementMerchant(t);
+    const rows = dataSet(Number(big.accountNumber), big.merchantId, 40_000);
+    for (let i = 0; i < rows.length; i += 500) await t.ctx.database.db.insertInto('receivables').values(rows.slice(i, i + 500)).execute();
+    const total = rows.filter((r) => r.transaction_at < '2027-04-01').length;
+    const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = new URL(address);
+    const state = rangeState(t.ctx);
+    const before = state.reads.rows;
+    const q = { accountNumber: String(big.accountNumber), startDate: '2027-03-01', endDate: '2027-03-31' };
+    const qs = new URLSearchParams(q);
+    // Two clients read one chunk each, then stop reading (backpressure holds their searches).
+    const open = async () => {
+      const r = httpRequest({ host: '127.0.0.1', port, method: 'POST', path: `${CONCIL}/search-by-operation-date-installments?${qs}`, headers: big.integration });
+      r.on('error', () => undefined);
+      const res = await new Promise<import('node:http').IncomingMessage>((resolve) => r.once('response', resolve).end());
+      expect(res.statusCode).toBe(200);
+      await new Promise((resolve) => res.once('data', resolve));
+      res.pause();
+      return r;
+    };
+    const clients = [await open(), await open()];
+    await new Promise((r) => setTimeout(r, 300));
+    expect(state.running.get(big.merchantId)).toBe(2);
+    const refused = await search(t, big.integration, 'search-by-operation-date-installments', q);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['x-request-id']).toBeTruthy();
+    expect(refused.json()).toEqual([{ tag: 'too_many_searches', description: expect.any(String) }]);
+    // Another merchant is not affected.
+    expect((await search(t, m.integration, 'search-by-operation-date', { accountNumber: m.accountNumber, startDate: '2027-03-01', endDate: '2027-03-02' })).statusCode).toBe(200);
+
+    for (const c of clients) c.destroy();
+    await new Promise((r) => setTimeout(r, 300));
+    const read = state.reads.rows - before;
+    expect(read).toBeGreaterThan(0);
+    // Both clients together read far less than one whole answer: the reads stopped.
+    expect(read).toBeLessThan(total);
+    expect(state.running.size).toBe(0);
+    const settled = state.reads.rows;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(state.reads.rows).toBe(settled);
+    expect((await search(t, big.integration, 'search-by-operation-date-installments', { ...q, endDate: '2027-03-01' })).statusCode).toBe(200);
+  });
+});
