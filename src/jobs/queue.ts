@@ -1,6 +1,7 @@
-import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/connection.js';
+import { prepared } from '../db/prepared.js';
 import type { DB, JobsTable } from '../db/schema.js';
 import { retryDelayMs } from './backoff.js';
 
@@ -109,8 +110,8 @@ export class JobQueue {
    * were cancelled (0 or 1).
    */
   async cancel(executor: Executor, dedupeKey: string): Promise<number> {
-    const result = await executor.deleteFrom('jobs').where('dedupe_key', '=', dedupeKey).where('status', '=', 'pending').executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const result = await cancelPending.execute(executor, { dedupeKey });
+    return Number(result.numAffectedRows ?? 0n);
   }
 
   /**
@@ -314,6 +315,15 @@ export class JobQueue {
     return counts;
   }
 
+  /**
+   * Sandbox reset: every job goes (their rows are gone and their due times were on the old
+   * clock). Jobs running meanwhile find nothing and finish as no-ops; the caller reschedules
+   * the maintenance purge.
+   */
+  async deleteAll(executor: Executor): Promise<number> {
+    return Number((await executor.deleteFrom('jobs').executeTakeFirst()).numDeletedRows);
+  }
+
   /** Deletes done jobs last touched before `olderThan` (business time). Failed jobs stay for diagnosis. */
   async purgeFinished(olderThan: Date): Promise<number> {
     const result = await this.database.db
@@ -372,27 +382,51 @@ export class JobQueue {
 async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
   if (jobs.length === 0) return [];
   const stamp = now.toISOString();
-  const rows = await executor
+  const rows = jobs.map((job) => ({
+    kind: job.kind,
+    payload: JSON.stringify(job.payload ?? null),
+    run_at: (job.runAt ?? now).toISOString(),
+    status: 'pending' as const,
+    attempts: 0,
+    max_attempts: job.maxAttempts,
+    dedupe_key: job.dedupeKey ?? null,
+    created_at: stamp,
+    updated_at: stamp,
+  }));
+  // One job (a payment's, a billing's) is the common case: a statement compiled once.
+  if (rows.length === 1) {
+    const inserted = await insertOne.first(executor, rows[0]);
+    return inserted ? [Number(inserted.id)] : [];
+  }
+  const inserted = await executor
     .insertInto('jobs')
-    .values(
-      jobs.map((job) => ({
-        kind: job.kind,
-        payload: JSON.stringify(job.payload ?? null),
-        run_at: (job.runAt ?? now).toISOString(),
-        status: 'pending' as const,
-        attempts: 0,
-        max_attempts: job.maxAttempts,
-        dedupe_key: job.dedupeKey ?? null,
-        created_at: stamp,
-        updated_at: stamp,
-      })),
-    )
+    .values(rows)
     // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
     .onConflict((oc) => oc.column('dedupe_key').doNothing())
     .returning('id')
     .execute();
-  return rows.map((r) => Number(r.id));
+  return inserted.map((r) => Number(r.id));
 }
+
+type NewJobRow = Omit<Insertable<JobsTable>, 'id' | 'locked_by' | 'locked_until' | 'last_error'>;
+const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) =>
+  db
+    .insertInto('jobs')
+    .values({
+      kind: v('kind') as string,
+      payload: v('payload') as string,
+      run_at: v('run_at') as string,
+      status: v('status') as 'pending',
+      attempts: v('attempts') as number,
+      max_attempts: v('max_attempts') as number,
+      dedupe_key: v('dedupe_key') as string,
+      created_at: v('created_at') as string,
+      updated_at: v('updated_at') as string,
+    })
+    .onConflict((oc) => oc.column('dedupe_key').doNothing())
+    .returning('id'),
+);
+const cancelPending = prepared<{ dedupeKey: string }, never>((db, v) => db.deleteFrom('jobs').where('dedupe_key', '=', v('dedupeKey')).where('status', '=', 'pending'));
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {
   return {

@@ -2,9 +2,11 @@ import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /**
  * The sandbox acquirer: decides by card number (contract section 5, the first match decides),
@@ -39,6 +41,29 @@ function nsu(): string {
 
 type LedgerRow = Selectable<SandboxAcquirerLedgerTable>;
 
+// Each payment reads and writes the ledger once: statements compiled once (src/db/prepared.ts).
+const findEntry = prepared<{ key: string }, LedgerRow>((db, v) => db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', v('key')));
+const insertEntry = prepared<LedgerRow, { idempotency_key: string }>((db, v) =>
+  db
+    .insertInto('sandbox_acquirer_ledger')
+    .values({
+      idempotency_key: v('idempotency_key'),
+      merchant_id: v('merchant_id'),
+      amount: v('amount'),
+      outcome: v('outcome'),
+      return_code: v('return_code'),
+      return_message: v('return_message'),
+      authorization_code: v('authorization_code'),
+      nsu: v('nsu'),
+      acquirer_reference: v('acquirer_reference'),
+      canceled_at: v('canceled_at'),
+      created_at: v('created_at'),
+    })
+    // Two concurrent calls with one key: the first answer recorded is the answer.
+    .onConflict((oc) => oc.column('idempotency_key').doNothing())
+    .returning('idempotency_key'),
+);
+
 export class SandboxAcquirer implements Acquirer {
   async settleWindowMs(): Promise<number> {
     return 0;
@@ -52,30 +77,29 @@ export class SandboxAcquirer implements Acquirer {
     private readonly clock: Clock,
   ) {}
 
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): the answers recorded for the removed payments. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return { sandbox_acquirer_ledger: await sandboxDelete(executor, 'sandbox_acquirer_ledger', merchantId) };
+  }
+
   async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const previous = await this.find(idempotencyKey);
     if (previous) return toResult(previous);
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
     const result = resultFor(code, idempotencyKey);
-    const inserted = await this.database.db
-      .insertInto('sandbox_acquirer_ledger')
-      .values({
-        idempotency_key: idempotencyKey,
-        merchant_id: request.merchantId,
-        amount: request.amount,
-        outcome: result.outcome,
-        return_code: result.returnCode,
-        return_message: result.returnMessage,
-        authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-        nsu: result.outcome === 'failed' ? null : result.nsu,
-        acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-        canceled_at: null,
-        created_at: this.clock.wallNow().toISOString(),
-      })
-      // Two concurrent calls with one key: the first answer recorded is the answer.
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('idempotency_key')
-      .executeTakeFirst();
+    const inserted = await insertEntry.first(this.database.db, {
+      idempotency_key: idempotencyKey,
+      merchant_id: request.merchantId,
+      amount: request.amount,
+      outcome: result.outcome,
+      return_code: result.returnCode,
+      return_message: result.returnMessage,
+      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+      nsu: result.outcome === 'failed' ? null : result.nsu,
+      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+      canceled_at: null,
+      created_at: this.clock.wallNow().toISOString(),
+    });
     if (!inserted) return toResult((await this.find(idempotencyKey))!);
     this.authorizeCalls += 1;
     return result;
@@ -106,7 +130,7 @@ export class SandboxAcquirer implements Acquirer {
   }
 
   private find(key: string): Promise<LedgerRow | undefined> {
-    return this.database.db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+    return findEntry.first(this.database.db, { key });
   }
 }
 

@@ -1,5 +1,5 @@
-import { CompiledQuery } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { prepared, type PreparedQuery } from '../../db/prepared.js';
 import type { BlocklistKind } from './repository.js';
 
 /** What one assessment asks the database, already normalised by the engine. */
@@ -22,11 +22,7 @@ export interface Signals {
   velocity: { card: number; document: number; ip: number };
 }
 
-/** Keys of the values a query takes; `ips.N` is the N-th IP candidate. */
 type Slot = string;
-/** A compiled parameter: a slot filled per run, or a constant of the query (the blocklist kinds). */
-type Parameter = { slot: Slot } | { constant: unknown };
-const MARK = '\u0001';
 
 /**
  * Every rule's data in one round trip: four EXISTS on the blocklist's unique (kind, value) index
@@ -63,25 +59,14 @@ function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
 }
 
 /**
- * Building and compiling this query costs about as much as running it (some 30 us on SQLite,
- * on every payment), so its SQL is compiled once per dialect and IP-candidate count (1 + the
- * range lengths in use) with marker values; later runs only fill the parameters in the markers' order.
+ * Compiled once per dialect and IP-candidate count (1 + the range lengths in use): building and
+ * compiling it costs about as much as running it (some 30 us on SQLite, on every payment).
  */
-const templates = new Map<unknown, Map<number, { sql: string; parameters: Parameter[] }>>();
+const byIpCount = new Map<number, PreparedQuery<Record<Slot, unknown>, Record<string, unknown>>>();
 
-function template(db: Executor, ipCount: number) {
-  const dialect = db.getExecutor().adapter.constructor;
-  let byCount = templates.get(dialect);
-  if (!byCount) templates.set(dialect, (byCount = new Map()));
-  let found = byCount.get(ipCount);
-  if (!found) {
-    const compiled = build(db, (slot) => MARK + slot, ipCount).compile();
-    const parameters = compiled.parameters.map((p): Parameter =>
-      typeof p === 'string' && p.startsWith(MARK) ? { slot: p.slice(MARK.length) } : { constant: p },
-    );
-    found = { sql: compiled.sql, parameters };
-    byCount.set(ipCount, found);
-  }
+function query(ipCount: number) {
+  let found = byIpCount.get(ipCount);
+  if (!found) byIpCount.set(ipCount, (found = prepared((db, v) => build(db, v as (slot: Slot) => any, ipCount))));
   return found;
 }
 
@@ -104,14 +89,7 @@ export async function querySignals(db: Executor, input: SignalInput): Promise<Si
     listedEmail: input.listed.email ?? NONE,
   };
   ips.forEach((ip, i) => (values[`ips.${i}`] = ip));
-  const { sql, parameters } = template(db, ips.length);
-  const filled = parameters.map((p) => {
-    if (!('slot' in p)) return p.constant;
-    if (values[p.slot] === undefined) throw new Error(`signals query: no value for ${p.slot}`);
-    return values[p.slot];
-  });
-  const { rows } = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, filled));
-  const row = rows[0];
+  const row = (await query(ips.length).first(db, values))!;
   // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
   const listed = (['card', 'document', 'email', 'ip'] as const).filter((kind) => Boolean(Number(row[`listed_${kind}`])));
   return {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
 
 export type CardKeyRow = Selectable<CardKeysTable>;
@@ -7,6 +8,11 @@ export type CardTokenRow = Selectable<CardTokensTable>;
 export type VaultCardRow = Selectable<VaultCardsTable>;
 
 /** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
+/** Read on every vault payment: compiled once (src/db/prepared.ts). */
+const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>((db, v) =>
+  db.selectFrom('vault_cards').selectAll().where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
+);
+
 export const CURRENT_KEY_SETTING = 'card_key_current';
 
 export const cardKeysRepository = {
@@ -101,13 +107,7 @@ export const vaultCardsRepository = {
 
   /** The merchant's live card; another merchant's, an unknown or a deleted one is undefined. */
   async findLive(db: Executor, merchantId: string, vaultId: string): Promise<VaultCardRow | undefined> {
-    return db
-      .selectFrom('vault_cards')
-      .selectAll()
-      .where('vault_id', '=', vaultId)
-      .where('merchant_id', '=', merchantId)
-      .where('deleted_at', 'is', null)
-      .executeTakeFirst();
+    return findLive.first(db, { vaultId, merchantId });
   },
 
   /**

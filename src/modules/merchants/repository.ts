@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { CredentialsTable, MerchantsTable } from '../../db/schema.js';
 import type { Paging } from '../../http/listing.js';
 
@@ -14,6 +15,10 @@ export const merchantsRepository = {
 
   async findById(db: Executor, merchantId: string): Promise<MerchantRow | undefined> {
     return db.selectFrom('merchants').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
+  },
+
+  async findByDocument(db: Executor, documentNumber: string): Promise<MerchantRow | undefined> {
+    return db.selectFrom('merchants').selectAll().where('document_number', '=', documentNumber).orderBy('account_number').executeTakeFirst();
   },
 
   async list(db: Executor, paging: Paging<MerchantSortColumn>): Promise<{ rows: MerchantRow[]; total: number }> {
@@ -33,6 +38,24 @@ export const merchantsRepository = {
   },
 };
 
+/** Read on every authenticated request: compiled once (src/db/prepared.ts). */
+export interface ActiveCredential {
+  user_name: string;
+  merchant_id: string;
+  password_hash: string;
+  scopes: string;
+  allowed_ips: string;
+  account_number: number;
+}
+const findActiveCredential = prepared<{ userName: string }, ActiveCredential>((db, v) =>
+  db
+    .selectFrom('credentials')
+    .innerJoin('merchants', 'merchants.merchant_id', 'credentials.merchant_id')
+    .select(['credentials.user_name', 'credentials.merchant_id', 'credentials.password_hash', 'credentials.scopes', 'credentials.allowed_ips', 'merchants.account_number'])
+    .where('credentials.user_name', '=', v('userName'))
+    .where('credentials.revoked_at', 'is', null),
+);
+
 export const credentialsRepository = {
   async insert(db: Executor, row: CredentialRow): Promise<void> {
     await db.insertInto('credentials').values(row).execute();
@@ -40,20 +63,7 @@ export const credentialsRepository = {
 
   /** The active credential with its merchant's account number, or undefined when revoked/unknown. */
   async findActive(db: Executor, userName: string) {
-    return db
-      .selectFrom('credentials')
-      .innerJoin('merchants', 'merchants.merchant_id', 'credentials.merchant_id')
-      .select([
-        'credentials.user_name',
-        'credentials.merchant_id',
-        'credentials.password_hash',
-        'credentials.scopes',
-        'credentials.allowed_ips',
-        'merchants.account_number',
-      ])
-      .where('credentials.user_name', '=', userName)
-      .where('credentials.revoked_at', 'is', null)
-      .executeTakeFirst();
+    return findActiveCredential.first(db, { userName });
   },
 
   async revoke(db: Executor, userName: string, at: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
 import type { JobQueue, NewJob } from '../../jobs/queue.js';
 
@@ -9,6 +10,8 @@ import type { JobQueue, NewJob } from '../../jobs/queue.js';
  * `recordNotifications` in the same transaction: the notification and its delivery job commit
  * with the change or not at all, and in the order the events were written.
  */
+const subscriptionOf = prepared<{ account: number }, { account_number: number }>((db, v) => db.selectFrom('webhook_subscriptions').select('account_number').where('account_number', '=', v('account')));
+
 export const DELIVER_JOB = 'webhook.deliver';
 /** Retries of one notification stop this long after it was made (or redelivered). */
 export const RETRY_WINDOW_MS = 72 * 60 * 60 * 1000;
@@ -70,7 +73,8 @@ async function writeNotifications(
   const subscribed = new Set<number>();
   if (events.length > 0) {
     const accounts = [...new Set(events.map((e) => e.accountNumber))];
-    const rows = await db.selectFrom('webhook_subscriptions').select('account_number').where('account_number', 'in', accounts).execute();
+    // One account is the common case (a payment's change): a statement compiled once.
+    const rows = accounts.length === 1 ? (await subscriptionOf.execute(db, { account: accounts[0] })).rows : await db.selectFrom('webhook_subscriptions').select('account_number').where('account_number', 'in', accounts).execute();
     for (const row of rows) subscribed.add(Number(row.account_number));
   }
   const rows: Insertable<WebhookNotificationsTable>[] = [];
