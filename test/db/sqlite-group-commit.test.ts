@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, sql } from 'kysely';
+import { Kysely, sql, type Generated } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/connection.js';
 import { GroupCommitSqliteDialect } from '../../src/db/sqlite-driver.js';
@@ -13,7 +13,7 @@ import { GroupCommitSqliteDialect } from '../../src/db/sqlite-driver.js';
  * both suites.
  */
 interface Scratch {
-  items: { id: number; name: string };
+  items: { id: Generated<number>; name: string };
 }
 
 const dirs: string[] = [];
