@@ -1,43 +1,44 @@
 /**
- * Conciliation searches on a large table (issue 5): 1,000,000 installment records of one
- * account over a year plus 10 other accounts (20,000 each), bulk inserted (not HTTP); then the
- * five searches, each over a 31-day range (or one sale for the code lookups), 20 timed runs
- * after 3 warm-ups: p50 / p95 of the database reads plus the serialization to JSON text (no
- * HTTP). The range searches are the streamed path (issue 16): keyset pages of CONCIL_PAGE_ROWS
- * (default 2,000) serialized by records.ts's compiled serializers, read to the end.
+ * Conciliation searches on a large table (issues 5 and 16), served over HTTP by the real server
+ * (a child process, as ROLE=all): 1,000,000 installment records of one account over a year plus
+ * 10 other accounts (20,000 each), bulk inserted (not HTTP); then each search 20 times after 3
+ * warm-ups, one request at a time on a kept-alive connection, timed to the last byte of the
+ * answer (the client only counts the bytes). Range searches cover 31 days (~90,000 records);
+ * "1 day" is one busy day (~3,000 records). Also printed: the server's CPU time per request and
+ * its resident memory while answering, above its idle level (from /proc), the load average,
+ * and a same-run ceiling (a bare node:http server answering 40 MB to the same client).
  *
  *   npx tsx bench/conciliation.ts [sqlite|postgres]
- *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/test (a fresh schema is created and dropped)
+ *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped)
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server; CONCIL_PAGE_ROWS is passed on.
  */
 import { randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { sql, type Insertable } from 'kysely';
-import type { AppContext } from '../src/context.js';
 import { openDatabase } from '../src/db/connection.js';
-import { migrateToLatest } from '../src/db/migrate.js';
 import type { ReceivablesTable } from '../src/db/schema.js';
 import { DEFAULT_PRICING } from '../src/domain/fees.js';
-import type { Principal } from '../src/modules/auth/service.js';
 import { buildReceivables, type Sale } from '../src/modules/settlement/receivables.js';
-import { conciliationSearch } from '../src/modules/settlement/search.js';
+import { benchDatabase, json, startServer } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
-const MAIN = 100_001;
 const MAIN_ROWS = 1_000_000;
 const OTHER_ROWS = 20_000;
 const YEAR_MS = 365 * 86_400_000;
 const START = Date.parse('2026-01-01T00:00:00Z');
 const BATCH = 500;
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 
-function* sales(account: number, rows: number): Generator<Insertable<ReceivablesTable>> {
+function* sales(account: number, merchantId: string, rows: number): Generator<Insertable<ReceivablesTable>> {
   let made = 0;
   for (let i = 0; made < rows; i++) {
     const installments = (i % 6) + 1;
     const at = new Date(START + Math.floor((made / rows) * YEAR_MS) + randomInt(60_000)).toISOString();
     const sale: Sale = {
-      sourceType: 'card', sourceId: `${account}-${i}`, merchantId: `mer_${account}`, accountNumber: account, transactionAt: at,
+      sourceType: 'card', sourceId: `${account}-${i}`, merchantId, accountNumber: account, transactionAt: at,
       cardNumber: '4111*******1111', cardName: 'VISA', codAuth: `A${String(i % 100_000).padStart(5, '0')}`, nsu: `${account}${String(i).padStart(9, '0')}`,
       reference: `order-${i}`, amountCents: BigInt(1000 + (i % 50_000)), installments, splits: [], status: 'A',
     };
@@ -48,76 +49,152 @@ function* sales(account: number, rows: number): Generator<Insertable<Receivables
   }
 }
 
-async function main() {
-  let url: string;
-  let schema: string | undefined;
-  let dir: string | undefined;
-  if (engine === 'postgres') {
-    url = process.env.BENCH_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-    schema = `bench_concil_${Date.now()}`;
-  } else {
-    dir = mkdtempSync(join(tmpdir(), 'concil-'));
-    url = `sqlite:${join(dir, 'bench.db')}`;
-  }
-  const database = await openDatabase(url, { schema });
-  await migrateToLatest(database);
-  const db = database.db;
+/** Resident MB of a process: all of it, or the anonymous part (heap, buffers; not SQLite's mmap of the database file). */
+function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
 
-  const t0 = Date.now();
-  const accounts: [number, number][] = [[MAIN, MAIN_ROWS], ...Array.from({ length: 10 }, (_, k): [number, number] => [MAIN + 1 + k, OTHER_ROWS])];
-  for (const [account, rows] of accounts) {
-    const batch: Insertable<ReceivablesTable>[] = [];
-    await db.transaction().execute(async (trx) => {
-      for (const row of sales(account, rows)) {
-        batch.push(row);
-        if (batch.length === BATCH) await trx.insertInto('receivables').values(batch.splice(0)).execute();
-      }
-      if (batch.length > 0) await trx.insertInto('receivables').values(batch.splice(0)).execute();
+/** CPU time (user + system) of a process in ms, from /proc (USER_HZ 100). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** One POST read to its last byte, the body kept as Buffers only when asked (the timed runs just count bytes). */
+function post(url: string, headers: Record<string, string>, keep: boolean): Promise<{ status: number; bytes: number; body?: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: 'POST', headers, agent }, (res) => {
+      let bytes = 0;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keep) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, bytes, body: keep ? Buffer.concat(chunks) : undefined }));
+      res.on('error', reject);
     });
-  }
-  if (engine === 'postgres') await sql`analyze receivables`.execute(db);
-  else await sql`analyze`.execute(db);
-  console.log(`${engine}: loaded ${MAIN_ROWS + 10 * OTHER_ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+    req.on('error', reject);
+    req.end();
+  });
+}
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-  const ctx = { database, config: { conciliation: { maxRangeDays: 31, maxConcurrentPerMerchant: 1000, pageRows: Number(process.env.CONCIL_PAGE_ROWS ?? 2000) } } } as AppContext;
-  const p = { accountNumber: MAIN, merchantId: `mer_${MAIN}` } as Principal;
-  const range = { accountNumber: String(MAIN), startDate: '2026-06-01', endDate: '2026-07-01' };
-  const probe = await db.selectFrom('receivables').select(['nsu', 'cod_auth', 'transaction_at']).where('account_number', '=', MAIN).where('transaction_at', '>=', '2026-06-15').orderBy('transaction_at').limit(1).executeTakeFirstOrThrow();
-  /** A streamed range answer read to the end, as the response would be: records and bytes. */
-  const drain = async (chunks: AsyncIterable<string[]>) => {
-    let records = 0;
-    for await (const batch of chunks) {
-      records += batch.length;
-      bytes += batch.join(',').length;
-    }
-    return records;
-  };
-  let bytes = 0;
-  const point = async (rows: Promise<unknown[]>) => JSON.stringify(await rows).length && (await rows).length;
-  const cases: [string, () => Promise<number>][] = [
-    ['search-by-code', () => point(conciliationSearch.byCode(ctx, p, { accountNumber: String(MAIN), nsu: probe.nsu, codAuth: probe.cod_auth }))],
-    ['search-by-auth-code', () => point(conciliationSearch.byAuthCode(ctx, p, { accountNumber: String(MAIN), codAuth: probe.cod_auth, operationDate: probe.transaction_at.slice(0, 10) }))],
-    ['search-by-operation-date', () => drain(conciliationSearch.byOperationDate(ctx, p, range))],
-    ['search-by-operation-date-installments', () => drain(conciliationSearch.byOperationDateInstallments(ctx, p, range))],
-    ['search-by-payment-date', () => drain(conciliationSearch.byPaymentDate(ctx, p, range))],
-  ];
-  console.log('| search | records | p50 | p95 | records/s (p50) |');
-  for (const [name, run] of cases) {
-    let count = 0;
-    for (let i = 0; i < 3; i++) await run();
-    const times: number[] = [];
-    for (let i = 0; i < 20; i++) {
-      const s = performance.now();
-      count = await run();
-      times.push(performance.now() - s);
-    }
-    times.sort((a, b) => a - b);
-    console.log(`| ${name} | ${count} | ${times[9].toFixed(1)} ms | ${times[18].toFixed(1)} ms | ${Math.round(count / (times[9] / 1000)).toLocaleString('en')} |`);
-  }
+async function main() {
+  const { url, cleanup } = await benchDatabase(engine, 'concil');
+  const port = 20_000 + randomInt(20_000);
+  const server = await startServer({ DATABASE_URL: url, GATEWAY_MODE: 'sandbox', CONCIL_MAX_RANGE_DAYS: '31' }, port);
+  const database = await openDatabase(url);
+  const db = database.db;
+  try {
+    const admin = { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' };
+    const merchant = await json(await fetch(`${server.url}/admin/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench Store', documentNumber: '11222333000181' }) }));
+    const credential = await json(await fetch(`${server.url}/admin/merchants/${merchant.merchantId}/credentials`, { method: 'POST', headers: admin, body: JSON.stringify({ scopes: ['integration'] }) }));
+    const { accessToken } = await json(await fetch(`${server.url}/integration/api/authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ userName: credential.userName, password: credential.password }) }));
+    const headers = { authorization: `Bearer ${accessToken}` };
+    const MAIN = Number(merchant.accountNumber);
 
-  if (schema) await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-  await database.close();
-  if (dir) rmSync(dir, { recursive: true, force: true });
+    const t0 = Date.now();
+    const accounts: [number, string, number][] = [[MAIN, merchant.merchantId, MAIN_ROWS], ...Array.from({ length: 10 }, (_, k): [number, string, number] => [900_001 + k, `mer_other_${k}`, OTHER_ROWS])];
+    for (const [account, merchantId, rows] of accounts) {
+      const batch: Insertable<ReceivablesTable>[] = [];
+      await db.transaction().execute(async (trx) => {
+        for (const row of sales(account, merchantId, rows)) {
+          batch.push(row);
+          if (batch.length === BATCH) await trx.insertInto('receivables').values(batch.splice(0)).execute();
+        }
+        if (batch.length > 0) await trx.insertInto('receivables').values(batch.splice(0)).execute();
+      });
+    }
+    if (engine === 'postgres') await sql`analyze receivables`.execute(db);
+    else await sql`analyze`.execute(db);
+    const load = loadavg().map((l) => l.toFixed(2)).join(' ');
+    console.log(`${engine}: loaded ${MAIN_ROWS + 10 * OTHER_ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${load}`);
+
+    // The same-run ceiling: a bare node:http server answering a 40 MB body in 64 KB chunks, read by this client.
+    const ceiling = await bareCeiling();
+    console.log(`ceiling: bare node:http, 40 MB in 64 KB writes, read to the last byte: ${ceiling.toFixed(0)} MB/s`);
+
+    const probe = await db.selectFrom('receivables').select(['nsu', 'cod_auth', 'transaction_at']).where('account_number', '=', MAIN).where('transaction_at', '>=', '2026-06-15').orderBy('transaction_at').limit(1).executeTakeFirstOrThrow();
+    const range = { accountNumber: String(MAIN), startDate: '2026-06-01', endDate: '2026-07-01' };
+    const day = { accountNumber: String(MAIN), startDate: '2026-06-10', endDate: '2026-06-10' };
+    const base = `${server.url}/integration/api/transaction/concil`;
+    const q = (o: Record<string, string>) => new URLSearchParams(o).toString();
+    const cases: [string, string][] = [
+      ['search-by-code', `search-by-code?${q({ accountNumber: String(MAIN), nsu: probe.nsu, codAuth: probe.cod_auth })}`],
+      ['search-by-auth-code', `search-by-auth-code?${q({ accountNumber: String(MAIN), codAuth: probe.cod_auth, operationDate: probe.transaction_at.slice(0, 10) })}`],
+      ['search-by-operation-date, 1 day', `search-by-operation-date-installments?${q(day)}`],
+      ['search-by-operation-date', `search-by-operation-date?${q(range)}`],
+      ['search-by-operation-date-installments', `search-by-operation-date-installments?${q(range)}`],
+      ['search-by-payment-date', `search-by-payment-date?${q(range)}`],
+    ];
+    console.log(`| search (HTTP, time to last byte) | records | MB | p50 | p95 | records/s (p50) | server CPU / request | server RSS peak - idle (anon) |`);
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const [name, path] of cases) {
+      const first = await post(`${base}/${path}`, headers, true);
+      if (first.status !== 200) throw new Error(`${name}: ${first.status} ${first.body!.toString().slice(0, 300)}`);
+      const count = (JSON.parse(first.body!.toString()) as unknown[]).length;
+      for (let i = 0; i < 2; i++) await post(`${base}/${path}`, headers, false);
+      const idle = rssMb(server.pid);
+      const idleAnon = rssMb(server.pid, 'RssAnon');
+      let peak = idle;
+      let peakAnon = idleAnon;
+      const sampler = setInterval(() => {
+        peak = Math.max(peak, rssMb(server.pid));
+        peakAnon = Math.max(peakAnon, rssMb(server.pid, 'RssAnon'));
+      }, 10);
+      const cpu0 = cpuMs(server.pid);
+      const times: number[] = [];
+      for (let i = 0; i < RUNS; i++) {
+        const s = performance.now();
+        const r = await post(`${base}/${path}`, headers, false);
+        times.push(performance.now() - s);
+        if (r.bytes !== first.bytes) throw new Error(`${name}: ${r.bytes} bytes, first run ${first.bytes}`);
+      }
+      const cpu = (cpuMs(server.pid) - cpu0) / RUNS;
+      clearInterval(sampler);
+      times.sort((a, b) => a - b);
+      const p50 = times[Math.floor(RUNS / 2)];
+      const p95 = times[Math.min(RUNS - 1, Math.ceil(RUNS * 0.95) - 1)];
+      console.log(
+        `| ${name} | ${count} | ${(first.bytes / 1e6).toFixed(1)} | ${p50.toFixed(1)} ms | ${p95.toFixed(1)} ms | ${Math.round(count / (p50 / 1000)).toLocaleString('en')} | ${cpu.toFixed(0)} ms | ${(peak - idle).toFixed(0)} MB (${(peakAnon - idleAnon).toFixed(0)} MB) |`,
+      );
+    }
+    console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  } finally {
+    agent.destroy();
+    await database.close();
+    await server.stop();
+    await cleanup();
+  }
+}
+
+/** MB/s of a bare node:http answer of 40 MB, read by this client: what this machine's loopback and client allow now. */
+async function bareCeiling(): Promise<number> {
+  const chunk = Buffer.alloc(65_536, 'x');
+  const s = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    let left = 640;
+    const write = () => {
+      while (left > 0) {
+        left--;
+        if (!res.write(chunk)) return void res.once('drain', write);
+      }
+      res.end();
+    };
+    write();
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    await post(`http://127.0.0.1:${port}/`, {}, false);
+    times.push(performance.now() - t);
+  }
+  await new Promise((r) => s.close(r));
+  times.sort((a, b) => a - b);
+  return (640 * 65_536) / 1e6 / (times[3] / 1000);
 }
 
 main().catch((error) => {

@@ -27,7 +27,8 @@ loadCli()
   .then(
     (code) => process.exit(code),
     (error) => {
-      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+      // Errors are the JSON error array, as every other failure of the tool.
+      process.stderr.write(`${JSON.stringify([{ tag: 'internal', description: error instanceof Error ? error.message : String(error) }])}\n`);
       process.exit(1);
     },
   );

@@ -1,5 +1,7 @@
-// A webhook receiver for the gateway: checks basic auth, verifies the Standard Webhooks
-// signature over the raw body, answers 200 at once and processes afterwards.
+// A webhook receiver for the gateway: verifies the Standard Webhooks signature over the raw
+// body, checks basic auth on webhook notifications (payment callbacks, sent to a payment's
+// urlCallBack, carry none: the signature alone authenticates them), answers 200 at once and
+// processes afterwards.
 // Run: WEBHOOK_SECRET=whsec_... HOOK_USER=shop HOOK_PASSWORD=s3cret npx tsx examples/webhook-receiver.ts
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -32,14 +34,16 @@ export function createReceiver(options: ReceiverOptions): Server {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8'); // verify the raw bytes, not re-serialized JSON
-      if (!equal(req.headers.authorization ?? '', basic)) return void res.writeHead(401).end();
       if (!verifySignature(options.secret, req.headers, body, options.toleranceSeconds)) return void res.writeHead(401).end();
-      let notification: unknown;
+      let notification: any;
       try {
         notification = JSON.parse(body);
       } catch {
         return void res.writeHead(400).end(); // 400: a bad payload, never retried
       }
+      // Webhook notifications (they have a movementId) carry the basicAuth you registered; callbacks do not.
+      const isWebhook = notification !== null && typeof notification === 'object' && 'movementId' in notification;
+      if (isWebhook && !equal(req.headers.authorization ?? '', basic)) return void res.writeHead(401).end();
       const id = String(req.headers['webhook-id']);
       res.writeHead(200).end(); // answer first (within 30 s), work afterwards
       if (!seen.has(id)) {

@@ -63,6 +63,15 @@ export class VirtualClock implements Clock {
     this.pinned = undefined;
   }
 
+  /**
+   * The sandbox reset: back to `offsetMs` (0 = real time). The only way time goes back, taken
+   * only with the business data created on the way removed (src/modules/sandbox/reset-service.ts).
+   */
+  resetTo(offsetMs: number): void {
+    this.offsetMs = offsetMs;
+    this.pinned = undefined;
+  }
+
   /** Moves business time forward to `to`; a target in the past leaves the clock where it is. */
   moveTo(to: Date): void {
     const offset = to.getTime() - Date.now();

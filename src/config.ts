@@ -1,6 +1,8 @@
 import { loadDatabaseSettings, type DatabaseSettings } from './db/settings.js';
 import { hostname } from 'node:os';
 import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
+import { loadPixConfig, pixProblems, type PixConfig } from './pix-provider/config.js';
+import { loadBankConfig, type BankConfig } from './modules/bankslips/bank-config.js';
 /**
  * Every setting the service reads from the environment, parsed once and validated.
  * Contract section 1 lists the names and defaults; production mode refuses to start
@@ -42,14 +44,20 @@ export interface Config {
   webhookTimeoutMs: number;
   /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
   bankSlipBankCode: string;
+  /** BANK_SLIP_PROVIDER, BANK_SLIP_AGENCY, BANK_SLIP_ACCOUNT, BANK_SLIP_AGREEMENT, BANK_SLIP_BENEFICIARY_* (src/modules/bankslips/bank-config.ts). */
+  bankSlip: BankConfig;
   /** ACQUIRER, CIELO_*, ACQUIRER_TIMEOUT_MS (src/acquirer/config.ts). */
   acquirer: AcquirerConfig;
+  /** PIX_PROVIDER, PIX_API_URL, PIX_CLIENT_*, PIX_*_FILE, PIX_KEY, PIX_WEBHOOK_* (src/pix-provider/config.ts). */
+  pix: PixConfig;
   /** DB_*_TIMEOUT_MS: connection, statement, idle-in-transaction and start-up waits (src/db/settings.ts). */
   databaseSettings: DatabaseSettings;
   /** METRICS_TOKEN: the bearer token /metrics requires; production without it does not serve /metrics. */
   metricsToken: string | undefined;
   /** DOCS_PUBLIC: serve /docs and /openapi.json (default: sandbox yes, production no). */
   docsPublic: boolean;
+  /** CORS_ORIGINS: origins a browser may call the APIs from ('*' any); empty: no CORS headers. */
+  corsOrigins: string[];
   /** Conciliation range searches: CONCIL_MAX_RANGE_DAYS, CONCIL_MAX_CONCURRENT_PER_MERCHANT, CONCIL_PAGE_ROWS (rows per keyset read). */
   conciliation: { maxRangeDays: number; maxConcurrentPerMerchant: number; pageRows: number };
 }
@@ -121,6 +129,17 @@ function metricsToken(value: string | undefined): string | undefined {
   return value;
 }
 
+/** `*`, or origins as a browser sends them (scheme://host[:port], no path): anything else would never match. */
+function corsOrigins(value: string | undefined): string[] {
+  const origins = (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) {
+      throw new ConfigError(`CORS_ORIGINS must be "*" or comma-separated origins such as https://docs.example.com, got "${origin}"`);
+    }
+  }
+  return origins;
+}
+
 function flag(value: string | undefined, fallback: boolean, name: string): boolean {
   const v = (value ?? '').trim().toLowerCase();
   if (v === '') return fallback;
@@ -151,6 +170,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('GATEWAY_BASE_PATH and INTEGRATION_BASE_PATH must differ');
   }
   const port = integer(env.PORT, 8080, 'PORT', 0, 65535);
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -162,7 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataKey: env.DATA_KEY || undefined,
     dataKeysPrevious: previousDataKeys(env.DATA_KEYS_PREVIOUS),
-    publicUrl: (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     tokenTtlSeconds: integer(env.TOKEN_TTL_SECONDS, 3600, 'TOKEN_TTL_SECONDS', 60, 86400 * 7),
     role,
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
@@ -174,9 +194,13 @@ export function loadConfig(env: Env = process.env): Config {
     instanceId: instanceId(env.INSTANCE_ID, port),
     webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 30000, 'WEBHOOK_TIMEOUT_MS', 100, 120000),
     bankSlipBankCode: bankCode(env.BANK_SLIP_BANK_CODE),
+    bankSlip: loadBankConfig(env, (message) => {
+      throw new ConfigError(message);
+    }),
     databaseSettings: loadDatabaseSettings(env, integer),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     docsPublic: flag(env.DOCS_PUBLIC, mode === 'sandbox', 'DOCS_PUBLIC'),
+    corsOrigins: corsOrigins(env.CORS_ORIGINS),
     conciliation: {
       // The contract's 90 days (section 9) by default; an operator may ask for less (issue 16 suggests 31).
       maxRangeDays: integer(env.CONCIL_MAX_RANGE_DAYS, 90, 'CONCIL_MAX_RANGE_DAYS', 0, 366),
@@ -184,6 +208,9 @@ export function loadConfig(env: Env = process.env): Config {
       pageRows: integer(env.CONCIL_PAGE_ROWS, 2000, 'CONCIL_PAGE_ROWS', 1, 50_000),
     },
     acquirer: loadAcquirerConfig(env, (message) => {
+      throw new ConfigError(message);
+    }, integer),
+    pix: loadPixConfig(env, publicUrl, (message) => {
       throw new ConfigError(message);
     }, integer),
   };
@@ -195,7 +222,7 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function assertProductionSecrets(config: Config): void {
   if (config.mode !== 'production') {
-    const problems = acquirerProblems(config.acquirer, config.mode);
+    const problems = [...acquirerProblems(config.acquirer, config.mode), ...pixProblems(config.pix, config.mode)];
     if (problems.length) throw new ConfigError(`Refusing to start:\n- ${problems.join('\n- ')}`);
     return;
   }
@@ -206,5 +233,6 @@ export function assertProductionSecrets(config: Config): void {
   else if (Buffer.from(config.dataKey, 'base64').length !== 32) problems.push('DATA_KEY must be 32 bytes encoded in base64');
   if (!config.databaseUrlSet) problems.push('DATABASE_URL is required in production (postgres://...); the embedded ./data/gateway.db is for the sandbox');
   problems.push(...acquirerProblems(config.acquirer, config.mode));
+  problems.push(...pixProblems(config.pix, config.mode));
   if (problems.length) throw new ConfigError(`Refusing to start in production mode:\n- ${problems.join('\n- ')}`);
 }

@@ -18,6 +18,9 @@ import { PaymentService } from './modules/payments/service.js';
 import { PricingStore } from './modules/settlement/pricing.js';
 import { SettlementService } from './modules/settlement/service.js';
 import { PixService } from './modules/pix/service.js';
+import { LocationSigner } from './modules/pix/location-signer.js';
+import { createPixProvider } from './pix-provider/index.js';
+import { formatFixed } from './domain/money.js';
 import { AcquirerConnections } from './acquirer/connections.js';
 import { AcquirerRouter } from './acquirer/router.js';
 import { SandboxAcquirer } from './acquirer/sandbox/acquirer.js';
@@ -26,6 +29,7 @@ import { MerchantService } from './modules/merchants/service.js';
 import { PaymentLinkService } from './modules/paymentlinks/service.js';
 import { RecurrenceService } from './modules/recurrence/service.js';
 import { SandboxClockService } from './modules/sandbox/clock-service.js';
+import { SandboxResetService } from './modules/sandbox/reset-service.js';
 import { DataCipher } from './security/data-cipher.js';
 import { openKeyring } from './security/keyring.js';
 import { BankSlipService } from './modules/bankslips/service.js';
@@ -73,12 +77,16 @@ export interface AppContext {
   bankSlips: BankSlipService;
   /** Pix charges (the instant-payment sales of conciliation). */
   pix: PixService;
+  /** The sandbox PSP's key for the payloads at the locations of dynamic Pix codes (PIX_PROVIDER=sandbox). */
+  pixLocationSigner: LocationSigner;
   /** Webhook subscriptions, the delivery engine's jobs and the delivery log (contract section 11). */
   webhooks: WebhookService;
   /** The operator's IP -> country table, the anti-fraud engine's default resolver. */
   ipCountries: ConfiguredIpCountries;
   /** Present in sandbox mode only. */
   sandboxClock?: SandboxClockService;
+  /** Sandbox mode only: removes the business data (all, or one merchant's) and resets the clock. */
+  sandboxReset?: SandboxResetService;
   /** The business series of /metrics: payments, acquirer calls, jobs, webhook backlog, pool (src/observability). */
   metrics: GatewayMetrics;
 }
@@ -141,7 +149,10 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock), (): PaymentService => payments);
   const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement, metrics }, acquirer);
   const merchants = new MerchantService(database, clock, config.passwordHashCost);
-  const pix = new PixService(database, clock, queue, settlement, merchants, config.publicUrl);
+  const pix = new PixService(database, clock, queue, settlement, merchants, createPixProvider(config.pix, config.publicUrl, clock), {
+    intervalSeconds: config.pix.reconcileIntervalSeconds,
+    windowSeconds: config.pix.reconcileWindowSeconds,
+  });
 
   const production = config.mode === 'production';
   const resolve = options.resolveHost ?? systemResolver;
@@ -171,8 +182,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
     settlement,
-    bankSlips: new BankSlipService({ database, clock, queue, config, merchants }),
+    bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix }),
     pix,
+    pixLocationSigner: new LocationSigner(database, cipher),
     webhooks,
     ipCountries,
     sandboxClock,
@@ -182,6 +194,17 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const maintenance = new Maintenance({ database, clock, queue });
   for (const owner of [maintenance, ctx.bankSlips, payments, ctx.recurrence, webhooks, settlement, pix, ctx.paymentLinks]) handlers.registerAll(owner.jobs());
   await maintenance.start();
+  await pix.startReconciliation();
+  // A slip's Pix code paid at the PSP pays the slip through the slips' own payment path (same
+  // webhooks, listings and conciliation as any payment); its refusal (late, other amount) keeps the Pix unapplied.
+  pix.onDueChargePaid(async (slipId, paidAt, amountCents) => {
+    await ctx.bankSlips.pay(slipId, { paidAt, value: Number(formatFixed(amountCents, 2)) });
+  });
+  if (sandboxClock) {
+    // Each module removes its own rows (a module owns its tables).
+    const owners = [payments, cards, ctx.recurrence, settlement, ctx.bankSlips, pix, ctx.paymentLinks, webhooks, acquirer.sandbox];
+    ctx.sandboxReset = new SandboxResetService({ database, clock, queue, sandboxClock, owners, assertMerchant: (id) => merchants.get(id) });
+  }
   return ctx;
 }
 
@@ -194,5 +217,6 @@ export async function closeContext(ctx: AppContext, options: { keepDatabase?: bo
   await ctx.worker.stop();
   ctx.webhooks.close();
   ctx.acquirer.close();
+  ctx.pix.close();
   if (!options.keepDatabase) await ctx.database.close();
 }

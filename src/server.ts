@@ -29,6 +29,8 @@ async function main(): Promise<void> {
     printSandboxBanner(config.publicUrl, config.gatewayBasePath, config.integrationBasePath, demo, ctx.adminApiKey);
   }
   if (config.mode === 'production' && ctx.acquirer.defaultIsSandbox) logger.warn({ acquirer: 'sandbox' }, SANDBOX_IN_PRODUCTION_WARNING);
+  // Production without a PSP: Pix codes are served by the gateway itself and nothing ever pays them.
+  if (config.mode === 'production' && config.pix.kind === 'sandbox') logger.warn({ pixProvider: 'sandbox' }, 'PIX_PROVIDER=sandbox in production: Pix charges are never paid (set PIX_PROVIDER=bcb and the PIX_* settings of your PSP)');
   logger.info({ port: config.port, mode: config.mode, role: config.role, database: ctx.database.dialect, acquirer: ctx.acquirer.defaultIsSandbox ? 'sandbox' : 'cielo' }, 'ready');
 
   let stopping = false;

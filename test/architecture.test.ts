@@ -45,6 +45,8 @@ const OWNER: Record<string, string> = {
   merchant_pricing: 'modules/settlement',
   receivables: 'modules/settlement',
   pix_charges: 'modules/pix',
+  pix_payments: 'modules/pix',
+  pix_due_charges: 'modules/pix',
   plans: 'modules/recurrence',
   subscriptions: 'modules/recurrence',
   billings: 'modules/recurrence',
@@ -90,7 +92,7 @@ describe('module boundaries and layering', () => {
     for (const file of sources) {
       const from = moduleOf(file.rel);
       if (INFRASTRUCTURE.has(from)) continue;
-      for (const [, table] of file.text.matchAll(/(?:selectFrom|insertInto|updateTable|deleteFrom)\(\s*'([a-z_]+)'/g)) {
+      for (const [, table] of file.text.matchAll(/(?:selectFrom|insertInto|updateTable|deleteFrom|sandboxDelete\(\s*\w+,)\(?\s*'([a-z_]+)'/g)) {
         if (SHARED.has(table)) continue;
         const owner = OWNER[table];
         expect(owner, `table ${table} has no owner in this check`).toBeDefined();

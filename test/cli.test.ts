@@ -51,9 +51,11 @@ describe(`command-line tool (${testDialect})`, () => {
     expect(bad.json[0].tag).toBe('documentNumber');
     const scopes = await cli('credentials', 'create', '--merchant', 'mer_x', '--scopes', 'everything');
     expect(scopes.code).toBe(1);
-    expect(scopes.json[0].tag).toBe('arguments');
+    expect(scopes.json[0].tag).toBe('--scopes');
     const unknown = await cli('merchants', 'explode');
     expect(unknown.code).toBe(64);
+    expect(unknown.json[0]).toMatchObject({ tag: 'command' });
+    expect(unknown.json[0].description).toContain('merchants explode');
     expect(unknown.err).toContain('usage: gateway');
   });
 
@@ -92,7 +94,8 @@ describe(`command-line tool (${testDialect})`, () => {
 
     const unknown = await cli('migrate', 'sideways');
     expect(unknown.code).toBe(64);
-    expect(unknown.err).toContain('migrate [status | up | down [--yes]]');
+    expect(unknown.json[0]).toMatchObject({ tag: 'arguments' });
+    expect(unknown.json[0].description).toContain('sideways');
   });
 
   it('migrate down on a production database needs --yes', async () => {

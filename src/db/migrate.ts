@@ -9,6 +9,10 @@ import * as m0006 from './migrations/0006_settlement.js';
 import * as m0007 from './migrations/0007_webhooks.js';
 import * as m0008 from './migrations/0008_acquirers.js';
 import * as m0009 from './migrations/0009_bankslip_listing_order.js';
+import * as m0010 from './migrations/0010_bankslip_cnab.js';
+import * as m0011 from './migrations/0011_pix_provider.js';
+import * as m0012 from './migrations/0012_receivables_payment_date_walk.js';
+import * as m0013 from './migrations/0013_event_types.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -24,6 +28,10 @@ export const migrations: Record<string, Migration> = {
   '0007_webhooks': m0007,
   '0008_acquirers': m0008,
   '0009_bankslip_listing_order': m0009,
+  '0010_bankslip_cnab': m0010,
+  '0011_pix_provider': m0011,
+  '0012_receivables_payment_date_walk': m0012,
+  '0013_event_types': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

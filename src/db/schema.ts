@@ -199,6 +199,9 @@ export interface SubscriptionsTable {
   vault_id: string;
   order_number: string;
   status: string;
+  /** Why it was Blocked (the charge's return message and code); null otherwise. */
+  blocked_reason: string | null;
+  blocked_return_code: string | null;
   created_by: string | null;
   created_at: string;
   updated_at: string;
@@ -284,6 +287,33 @@ export interface PixChargesTable {
   created_at: string;
 }
 
+export interface PixPaymentsTable {
+  end_to_end_id: string;
+  txid: string | null;
+  charge_id: string | null;
+  merchant_id: string | null;
+  amount: number;
+  paid_at: string;
+  source: 'webhook' | 'reconciliation';
+  outcome: 'applied' | 'unknown_charge' | 'amount_mismatch' | 'not_pending' | 'not_payable';
+  received_at: string;
+}
+
+export interface PixDueChargesTable {
+  txid: string;
+  source_id: string;
+  merchant_id: string;
+  amount: number;
+  due_date: string;
+  days_after_due: number;
+  payer_document: string;
+  payer_name: string;
+  pix_emv: string;
+  status: 'Pending' | 'Paid';
+  paid_at: string | null;
+  created_at: string;
+}
+
 export interface BankSlipsTable {
   seq: Generated<number>;
   id: string;
@@ -324,6 +354,8 @@ export interface BankSlipsTable {
   interest_received: number | null;
   canceled_at: string | null;
   cancellation_reason: string | null;
+  /** merchant: to be sent to the bank in the remittance; bank: written off by the bank (return file). Migration 0010. */
+  canceled_by: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -393,6 +425,8 @@ export interface WebhookSubscriptionsTable {
   url: string;
   basic_auth_sealed: string | null;
   secret_sealed: string;
+  /** JSON array of the event types delivered; null: the conciliation types (see webhooks/event-types.ts). */
+  event_types: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -444,6 +478,8 @@ export interface DB {
   merchant_pricing: MerchantPricingTable;
   receivables: ReceivablesTable;
   pix_charges: PixChargesTable;
+  pix_payments: PixPaymentsTable;
+  pix_due_charges: PixDueChargesTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;
   billings: BillingsTable;

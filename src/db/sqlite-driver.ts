@@ -87,11 +87,22 @@ export class GroupCommitSqliteDriver implements Driver {
   /** The open SQLite transaction and the users waiting for its COMMIT; null when none is open. */
   private group: { members: number; waiters: Waiter[] } | null = null;
 
+  /** The group's own statements, prepared once (exec would parse them on every transaction). */
+  private readonly control: Record<'begin' | 'commit' | 'rollback' | 'savepoint' | 'release' | 'rollbackTo', SQLite.Statement>;
+
   constructor(
     private readonly sqlite: SQLite.Database,
     prepare: Prepare,
   ) {
     this.connection = new GroupConnection(prepare, () => this.check());
+    this.control = {
+      begin: sqlite.prepare('begin'),
+      commit: sqlite.prepare('commit'),
+      rollback: sqlite.prepare('rollback'),
+      savepoint: sqlite.prepare(`savepoint ${SAVEPOINT}`),
+      release: sqlite.prepare(`release ${SAVEPOINT}`),
+      rollbackTo: sqlite.prepare(`rollback to ${SAVEPOINT}`),
+    };
   }
 
   /**
@@ -112,14 +123,14 @@ export class GroupCommitSqliteDriver implements Driver {
 
   async beginTransaction(): Promise<void> {
     if (!this.group) {
-      this.sqlite.exec('begin');
+      this.control.begin.run();
       this.group = { members: 0, waiters: [] };
     }
-    this.sqlite.exec(`savepoint ${SAVEPOINT}`);
+    this.control.savepoint.run();
   }
 
   async commitTransaction(): Promise<void> {
-    this.sqlite.exec(`release ${SAVEPOINT}`);
+    this.control.release.run();
   }
 
   async rollbackTransaction(): Promise<void> {
@@ -129,8 +140,8 @@ export class GroupCommitSqliteDriver implements Driver {
       if (this.group) this.flush();
       return;
     }
-    this.sqlite.exec(`rollback to ${SAVEPOINT}`);
-    this.sqlite.exec(`release ${SAVEPOINT}`);
+    this.control.rollbackTo.run();
+    this.control.release.run();
   }
 
   async releaseConnection(): Promise<void> {
@@ -154,10 +165,10 @@ export class GroupCommitSqliteDriver implements Driver {
     this.group = null;
     try {
       if (!this.sqlite.inTransaction) throw new Error('the transaction was rolled back by SQLite before its commit (see the error of the statement that failed)');
-      this.sqlite.exec('commit');
+      this.control.commit.run();
     } catch (error) {
       try {
-        if (this.sqlite.inTransaction) this.sqlite.exec('rollback');
+        if (this.sqlite.inTransaction) this.control.rollback.run();
       } catch {
         // Nothing more to undo.
       }

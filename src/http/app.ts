@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppContext } from '../context.js';
 import { installErrorHandling } from './error-handler.js';
@@ -85,6 +86,17 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
       },
       'request',
     );
+  });
+
+  // CORS_ORIGINS: browsers on those origins may call the APIs (docs served elsewhere, a web
+  // front end): their preflight OPTIONS is 204 with the CORS headers. Without it no CORS header
+  // is sent and OPTIONS is 405 with Allow. Credentials are bearer tokens, never cookies.
+  await app.register(cors, {
+    origin: ctx.config.corsOrigins.includes('*') ? '*' : ctx.config.corsOrigins.length ? ctx.config.corsOrigins : false,
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-request-id'],
+    exposedHeaders: ['x-request-id', 'retry-after', 'location'],
+    maxAge: 600,
   });
 
   const metrics = installMetrics(app, [...ctx.webhooks.metrics(), ...ctx.metrics.all()]);

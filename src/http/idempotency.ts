@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../db/connection.js';
+import type { Database, Executor } from '../db/connection.js';
 import type { Clock } from '../clock.js';
 import { ApiError } from './errors.js';
 
@@ -118,6 +118,13 @@ export function installIdempotency(app: FastifyInstance, database: Database, clo
 }
 
 /** Removes slots past retention; run by a periodic job. */
+/** Sandbox reset: the stored answers of every scope, or of one merchant's (`merchant:<id>`). */
+export async function deleteIdempotencyKeys(executor: Executor, merchantId?: string): Promise<number> {
+  let query = executor.deleteFrom('idempotency_keys');
+  if (merchantId !== undefined) query = query.where('owner', '=', `merchant:${merchantId}`);
+  return Number((await query.executeTakeFirst()).numDeletedRows);
+}
+
 export async function purgeIdempotencyKeys(database: Database, wallNow: Date): Promise<number> {
   const result = await database.db
     .deleteFrom('idempotency_keys')

@@ -13,6 +13,28 @@ export function errorResponses<const S extends number[]>(...statuses: S): { [K i
   return Object.fromEntries(statuses.map((s) => [s, ErrorArray])) as { [K in S[number]]: typeof ErrorArray };
 }
 
+/** Resource tags, in the order the docs list them. */
+export const RESOURCE_TAGS: readonly (readonly [string, string])[] = [
+  ['Authentication', 'Tokens for the gateway and integration APIs, and who a token belongs to'],
+  ['Cards', 'The public key for encryptedCard, card tokens and the card vault'],
+  ['Payments', 'Card payments: authorize, read, cancel, anti-fraud review'],
+  ['Payment links', 'Payment links and their hosted checkout'],
+  ['Pix', 'Pix charges and their locations'],
+  ['Plans', 'Recurrence plans'],
+  ['Subscriptions', 'Stored cards subscribed to plans'],
+  ['Billings', 'The charges of subscriptions, with their attempts and retries'],
+  ['Conciliation', 'Sales and installments: what was sold, what is received and when'],
+  ['Prepayments', 'Receiving open installments early'],
+  ['Bank slips', 'Boletos: issue, list, print, CNAB files'],
+  ['Webhooks', 'Where notifications go, and the delivery log'],
+  ['Merchants', 'Operator API: merchants and their credentials'],
+  ['Pricing', "Operator API: a merchant's MDR, fees and prepayment rate"],
+  ['Anti-fraud', 'Operator API: thresholds, blocklist, IP countries'],
+  ['Acquirer connections', "Operator API: a merchant's own acquirer account"],
+  ['Sandbox', 'Sandbox controls: clock, reset, forced outcomes, paying slips and Pix (sandbox mode only)'],
+  ['Operations', 'Health, readiness, metrics'],
+];
+
 export const security = {
   gateway: [{ gatewayToken: [] }],
   integration: [{ integrationToken: [] }],
@@ -35,14 +57,10 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
           `Gateway API under \`${config.gatewayBasePath}\`, integration API under \`${config.integrationBasePath}\`, ` +
           'operator API under `/admin`, sandbox controls under `/sandbox` (sandbox mode only).',
       },
-      servers: [{ url: config.publicUrl }],
-      tags: [
-        { name: 'gateway', description: 'Gateway API: tokens, cards, payments, payment links, recurrence' },
-        { name: 'integration', description: 'Integration API: conciliation, bank slips, webhooks' },
-        { name: 'admin', description: 'Operator API (ADMIN_API_KEY)' },
-        { name: 'sandbox', description: 'Sandbox controls (ADMIN_API_KEY, sandbox mode only)' },
-        { name: 'ops', description: 'Health, readiness, metrics' },
-      ],
+      // Relative: "Try it out" calls the host the docs were opened at (127.0.0.1, a LAN name, a proxy).
+      servers: [{ url: '/', description: 'The host serving this document' }],
+      // One tag per resource, named as the SDK groups its methods; every operation has one (test/http/openapi-product.test.ts).
+      tags: RESOURCE_TAGS.map(([name, description]) => ({ name, description })),
       components: {
         securitySchemes: {
           gatewayToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: `From POST ${config.gatewayBasePath}/api/auth/token` },

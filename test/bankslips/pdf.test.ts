@@ -1,11 +1,15 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formatLine } from '../../src/domain/boleto.js';
 import { decodeItf } from '../../src/domain/itf.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
-import { BASE, issue, issued, slipBody } from './support.js';
+import { BASE, inDays, issue, issued, pay, slipBody } from './support.js';
 
 const require = createRequire(import.meta.url);
 const standardFontDataUrl = require.resolve('pdfjs-dist/package.json').replace(/package\.json$/, 'standard_fonts/');
@@ -42,6 +46,30 @@ async function scanBarcode(bytes: Buffer): Promise<string | null> {
   return null;
 }
 
+/** ZBar's zbarimg and poppler's pdftoppm (Debian zbar-tools, poppler-utils; .ci/run installs them): an independent reader. */
+function installed(tool: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const zbar = installed('zbarimg') && installed('pdftoppm');
+
+/** The page rasterized at 150 dpi, every symbol ZBar finds: ["I2/5:0019...", "QR-Code:000201..."]. */
+function zbarSymbols(pdf: Buffer): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'slip-pdf-'));
+  writeFileSync(join(dir, 'slip.pdf'), pdf);
+  execFileSync('pdftoppm', ['-r', '150', '-png', '-singlefile', join(dir, 'slip.pdf'), join(dir, 'page')]);
+  // zbarimg exits 4 when it finds nothing: the test then fails on the comparison, with the output.
+  try {
+    return execFileSync('zbarimg', ['-q', join(dir, 'page.png')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n');
+  } catch (error) {
+    return [String((error as { stdout?: string }).stdout ?? error)];
+  }
+}
+
 describe(`printable bank slip (${testDialect})`, () => {
   let t: TestApp;
   let m: TestMerchant;
@@ -64,18 +92,64 @@ describe(`printable bank slip (${testDialect})`, () => {
     expect(res.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
     const text = await pageText(res.rawPayload);
     expect(text).toContain(formatLine(slip.digitableLine));
-    expect(text).toContain('João Conceição - CPF/CNPJ 529.982.247-25');
-    expect(text).toContain('Loja Teste - CPF/CNPJ 11.222.333/0001-81');
+    expect(text).toContain('João Conceição - CPF 529.982.247-25');
+    expect(text).toContain('Sacador/Avalista');
+    expect(text).toContain('Loja Teste - CNPJ 11.222.333/0001-81');
+    expect(text).not.toContain('CPF/CNPJ');
     expect(text).toContain('R$ 1.234,56');
     expect(text).toContain(slip.ourNumber);
     expect(text).toContain('001-9');
     expect(text).toContain('Pague com Pix');
-    expect(text).toContain(slip.pixEmv);
+    // The dynamic code (a cobv location) is long enough to wrap at its one space (the city).
+    expect(text.replace(/\s+/g, ' ')).toContain(slip.pixEmv);
   });
 
   it.skipIf(!canvasModule)('draws the interleaved 2 of 5 barcode of the 44 digits (rendered and scanned back)', async () => {
     const res = await getPdf(slip.id);
     expect(await scanBarcode(res.rawPayload)).toBe(slip.barCode);
+  });
+
+  it("has every box a payer and a bank expect, with the bank's beneficiary and the merchant as sacador/avalista", async () => {
+    const text = await pageText((await getPdf(slip.id)).rawPayload);
+    const boxes = [
+      'Local de pagamento', 'Vencimento', 'Beneficiário', 'Endereço do beneficiário', 'Agência/Código do beneficiário', 'Data do documento', 'Nº do documento',
+      'Espécie doc.', 'Aceite', 'Data processamento', 'Nosso número', 'Uso do banco', 'Carteira', 'Espécie', 'Quantidade', '(x) Valor',
+      '(=) Valor do documento', '(-) Desconto / Abatimento', '(-) Outras deduções', '(+) Mora / Multa', '(+) Outros acréscimos', '(=) Valor cobrado',
+      'Pagador', 'Sacador/Avalista', 'Recibo do Pagador', 'Ficha de Compensação', 'Autenticação mecânica',
+    ];
+    for (const box of boxes) expect(text, box).toContain(box);
+    const config = t.ctx.config.bankSlip;
+    expect(text).toContain(config.bankName);
+    expect(text).toContain('Gateway Sandbox Pagamentos Ltda - CNPJ 11.222.333/0001-81');
+    expect(text).toContain(config.beneficiaryAddress);
+    expect(text).toContain('0001-9 / 123456-7'); // agency / beneficiary code, not the merchant's accountNumber
+    expect(text).not.toContain(`\n${m.accountNumber}\n`);
+    expect(text).toContain('Pagável em qualquer banco até o vencimento');
+  });
+
+  it('says until when a late payment is accepted, and shows the amounts charged once paid', async () => {
+    const due = await inDays(t, 5);
+    const late = await issued(t, m, { ...slipBody({ value: 1000, dueDate: due }), overdue: { allow: true, dateLimit: await inDays(t, 35), penaltyPercent: 2, interestPercentPerMonth: 1 } });
+    const limit = (await inDays(t, 35)).split('-').reverse().join('/');
+    let text = await pageText((await getPdf(late.id)).rawPayload);
+    expect(text).toContain(`Pagável em qualquer banco até ${limit}`);
+    expect(text).not.toContain('até o vencimento');
+    expect(text).toContain('Após o vencimento, multa de 2% sobre o valor.');
+    const advance = await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { days: 15 } });
+    expect(advance.statusCode).toBe(200);
+    const paid = await pay(t, late.id);
+    expect(paid.statusCode, paid.body).toBe(200);
+    const { effectivePaymentValue, overduePenaltyReceived, overdueInterestReceived } = paid.json();
+    text = await pageText((await getPdf(late.id)).rawPayload);
+    const brl = (n: number) => `R$ ${n.toFixed(2).replace('.', ',').replace(/\B(?=(\d{3})+(?!\d))/g, '.')}`;
+    expect(text).toContain(brl(effectivePaymentValue));
+    expect(text).toContain(brl(overduePenaltyReceived + overdueInterestReceived));
+  });
+
+  it.skipIf(!zbar)('ZBar reads the barcode (the 44 digits) and the Pix QR code (the BR Code) off the rendered page', async () => {
+    const symbols = zbarSymbols((await getPdf(slip.id)).rawPayload);
+    expect(symbols).toContain(`I2/5:${slip.barCode}`);
+    expect(symbols).toContain(`QR-Code:${slip.pixEmv}`);
   });
 
   it('has no Pix block when the slip has no Pix code', async () => {

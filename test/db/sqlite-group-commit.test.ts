@@ -28,13 +28,17 @@ function fileDatabase() {
   const sqlite = new SQLite(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.exec('create table items (id integer primary key, name text not null unique)');
-  // Counts the COMMITs the driver issues (it commits with exec).
+  // Counts the COMMITs the driver issues (a statement it prepares once).
   let commits = 0;
-  const exec = sqlite.exec.bind(sqlite);
-  sqlite.exec = (text: string) => {
-    if (text === 'commit') commits += 1;
-    return exec(text);
-  };
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = ((text: string) => {
+    const statement = prepare(text);
+    if (text === 'commit') {
+      const run = statement.run.bind(statement);
+      Object.assign(statement, { run: (...args: unknown[]) => ((commits += 1), run(...(args as []))) });
+    }
+    return statement;
+  }) as typeof sqlite.prepare;
   const db = new Kysely<Scratch>({ dialect: new GroupCommitSqliteDialect(sqlite, (text) => sqlite.prepare(text)) });
   // Another connection to the same file: it sees only what is committed.
   const observer = new SQLite(path, { readonly: true });

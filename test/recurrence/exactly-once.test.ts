@@ -118,6 +118,8 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     );
     expect(outcome.status).toBe(502);
     expect(await w.api.payments(billingId)).toMatchObject([{ payment_id: paymentId, status: 'Pending' }]);
+    // The billing's charge job is the payment's recovery: no payment.recover job is written for it.
+    expect(await db().selectFrom('jobs').select('id').where('dedupe_key', '=', `payment.recover:${paymentId}`).execute()).toEqual([]);
   }
 
   it('resumes an attempt whose payment was sent but not recorded: settled from the acquirer ledger, never sent again', async () => {

@@ -2,17 +2,14 @@ import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
-import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReceivablesTable } from '../../src/db/schema.js';
 import { addDays } from '../../src/domain/calendar.js';
-import { DEFAULT_PRICING } from '../../src/domain/fees.js';
-import { buildReceivables, type Sale } from '../../src/modules/settlement/receivables.js';
-import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
+import { d4Text, installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
 import { InstallmentRecord, SummaryRecord } from '../../src/modules/settlement/schemas.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { rangeState } from '../../src/modules/settlement/search.js';
+import { dataSet } from './receivable-rows.js';
 import { CONCIL, search, settlementMerchant } from './support.js';
 
 /**
@@ -46,33 +43,16 @@ async function oldAnswer(t: TestApp, name: string, account: number, start: strin
   return name === 'search-by-operation-date' ? oldSerializers.summary(rows.map(summaryRecord)) : oldSerializers.installments(rows.map(installmentRecord));
 }
 
-/** A fixed, varied data set: ties on transaction_at, splits, Pix (null card), null and odd references, received and prepaid rows. */
-function dataSet(account: number, merchantId: string, count = ROWS): Insertable<ReceivablesTable>[] {
-  const rows: Insertable<ReceivablesTable>[] = [];
-  const references = [null, 'order-"quoted"', 'pedido-ção-\u2028-\\-/', 'order-plain', '\u0001ctl'];
-  for (let i = 0; rows.length < count; i++) {
-    const pix = i % 7 === 3;
-    const installments = pix ? 1 : (i % 12) + 1;
-    // Four sales share each instant: the order falls to installment_number, then id.
-    const at = new Date(Date.parse('2027-03-01T00:00:00.000Z') + Math.floor(i / 4) * Math.floor((997_000 * ROWS) / count)).toISOString();
-    const sale: Sale = {
-      sourceType: pix ? 'pix' : 'card', sourceId: `src-${i}`, merchantId, accountNumber: account, transactionAt: at,
-      cardNumber: pix ? null : '4111*******1111', cardName: pix ? 'PIX' : 'VISA', codAuth: `A${String(i).padStart(5, '0')}`,
-      nsu: String(900_000_000 + i), reference: references[i % references.length], amountCents: BigInt(101 + ((i * 7919) % 900_000)),
-      installments, status: i % 11 === 5 ? 'B' : 'A',
-      splits: i % 5 === 2 ? [{ beneficiario: '52998224725', tipoSplit: 'bruto', pct: 1000 }, { beneficiario: '11222333000181', tipoSplit: 'liquido', pct: 1250 }] : [],
-    };
-    for (const row of buildReceivables(sale, DEFAULT_PRICING)) {
-      if (i % 9 === 4 && row.installment_number === 1) {
-        // Received (and on some, prepaid) rows: effective dates and prepayment values.
-        Object.assign(row, { received_status: 'P', effective_date: row.expected_date, receipt_date: row.expected_date });
-        if (i % 2 === 0) Object.assign(row, { received_type: 'A', prepayment_value: 1234, prepayment_tax: 199 });
-      }
-      rows.push(row);
-    }
-  }
-  return rows.slice(0, count);
-}
+describe('d4Text: a 10,4 value as JSON text without a float conversion', () => {
+  it('writes exactly what String(v / 10_000) writes, over every fraction and the 10,4 range', () => {
+    const values = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 10_001, 123_456_789, 9_999_999_999, -1, -10_000, -12_345, -9_999_999_999];
+    // Every fraction, with integer parts small, odd and at the 6-digit maximum.
+    for (let f = 0; f < 10_000; f++) values.push(f, 10_000 + f, 7_770_000 + f, 9_999_990_000 + f, -(30_000 + f));
+    for (let v = 0; v < 9_999_999_999; v = Math.floor(v * 1.37) + 7) values.push(v);
+    const wrong = values.filter((v) => d4Text(v) !== String(v / 10_000));
+    expect(wrong).toEqual([]);
+  });
+});
 
 describe(`streamed range searches (${testDialect})`, () => {
   let t: TestApp;
@@ -88,7 +68,7 @@ describe(`streamed range searches (${testDialect})`, () => {
     // A shorter range limit than the contract's default 90 days, as an operator may set it.
     t = await testApp({ env: { CONCIL_PAGE_ROWS: String(PAGE_ROWS), CONCIL_MAX_RANGE_DAYS: '31' } });
     m = await settlementMerchant(t);
-    const rows = dataSet(Number(m.accountNumber), m.merchantId);
+    const rows = dataSet(Number(m.accountNumber), m.merchantId, ROWS);
     for (let i = 0; i < rows.length; i += 200) await t.ctx.database.db.insertInto('receivables').values(rows.slice(i, i + 200)).execute();
   });
   afterAll(() => t.close());

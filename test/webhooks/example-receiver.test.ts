@@ -53,6 +53,31 @@ describe(`the README's webhook receiver (${testDialect})`, () => {
     expect(badAuth).toMatchObject({ status: 'Pending', attempts: [expect.objectContaining({ statusCode: 401 })] });
   });
 
+  it('accepts a payment callback (urlCallBack: signed, no basic auth), so it ends Delivered, not Exhausted', async () => {
+    const m = await webhookMerchant(t);
+    const secret = await subscribed(t, m, 'http://127.0.0.1:9/placeholder', basic('shop', 's3cret'));
+    const got: any[] = [];
+    const server = createReceiver({ secret, user: 'shop', password: 's3cret', onNotification: (n) => got.push(n) });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const urlCallBack = `http://127.0.0.1:${(server.address() as AddressInfo).port}/callbacks`;
+      const numberToken = await tokenize(t, m, '4111111111111111');
+      const paid = await t.inject({ method: 'POST', url: '/gateway/v1/payments', headers: m.headers, payload: paymentBody({ numberToken }, { urlCallBack }) });
+      expect(paid.statusCode, paid.body).toBe(201);
+      await runDue(t);
+      await new Promise((r) => setImmediate(r));
+      expect(got).toEqual([expect.objectContaining({ paymentId: paid.json().paymentId, status: 'Authorized' })]);
+      const [callback] = await deliveries(t, m, { channel: 'callback' });
+      expect(callback).toMatchObject({ status: 'Delivered', attempts: [expect.objectContaining({ statusCode: 200 })] });
+      // Unsigned, it is still refused.
+      const forged = await fetch(urlCallBack, { method: 'POST', body: JSON.stringify({ paymentId: 'x', status: 'Paid' }) });
+      expect(forged.status).toBe(401);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
   it('is printed in the README as it is in examples/', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const code = readFileSync(new URL('../../examples/webhook-receiver.ts', import.meta.url), 'utf8');

@@ -32,7 +32,13 @@ describe(`webhook subscriptions (${testDialect})`, () => {
     expect(res.json()).toEqual({ url: 'http://127.0.0.1:9/hooks', secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{43}=$/) });
     const shown = await get(m);
     expect(shown.statusCode).toBe(200);
-    expect(shown.json()).toEqual({ url: 'http://127.0.0.1:9/hooks', basicAuth: true, createdDate: expect.any(String), updatedDate: expect.any(String) });
+    expect(shown.json()).toEqual({
+      url: 'http://127.0.0.1:9/hooks',
+      basicAuth: true,
+      types: ['TransactionStatus', 'InstallmentStatus', 'BankSlipStatus'],
+      createdDate: expect.any(String),
+      updatedDate: expect.any(String),
+    });
     expect(shown.body).not.toContain('whsec_');
     expect(shown.body).not.toContain(basic('shop', 's3cret'));
   });
@@ -46,6 +52,22 @@ describe(`webhook subscriptions (${testDialect})`, () => {
     expect(rotated.secret).not.toBe(first.secret);
     const rows = await t.ctx.database.db.selectFrom('webhook_subscriptions').selectAll().where('account_number', '=', m.accountNumber).execute();
     expect(rows).toHaveLength(1);
+  });
+
+  it('chooses event types: kept by a re-registration that names none, replaced by one that does; unknown names are 400', async () => {
+    expect((await subscribe(t, m, { url: 'http://127.0.0.1:9/a', types: ['billing.denied', 'TransactionStatus', 'billing.denied'] })).statusCode).toBe(200);
+    expect((await get(m)).json().types).toEqual(['billing.denied', 'TransactionStatus']);
+    expect((await subscribe(t, m, { url: 'http://127.0.0.1:9/b' })).statusCode).toBe(200);
+    expect((await get(m)).json().types).toEqual(['billing.denied', 'TransactionStatus']);
+    expect((await subscribe(t, m, { url: 'http://127.0.0.1:9/b', types: ['*'] })).statusCode).toBe(200);
+    expect((await get(m)).json().types).toEqual(['*']);
+    const bad = await subscribe(t, m, { url: 'http://127.0.0.1:9/b', types: ['billing.nope', 'Payment'] });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toEqual([{ tag: 'types', description: expect.stringContaining('billing.nope, Payment') }]);
+    const empty = await subscribe(t, m, { url: 'http://127.0.0.1:9/b', types: [] });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json()).toEqual([{ tag: 'types', description: expect.stringContaining('at least one') }]);
+    expect((await get(m)).json().types).toEqual(['*']);
   });
 
   it('stores the secret and basicAuth only encrypted', async () => {

@@ -10,7 +10,8 @@ import { MerchantIdParams } from '../../http/params.js';
 export function deleteAcquirerConnectionRoute(app: App, ctx: AppContext): void {
   app.delete('/admin/merchants/:merchantId/acquirer', {
     schema: {
-      tags: ['admin'],
+      tags: ['Acquirer connections'],
+      operationId: 'deleteAcquirerConnection',
       summary: "Remove a merchant's own acquirer connection",
       description: "Its next payments go to the default acquirer. Payments made through the removed connection are cancelled through the default Cielo connection, when there is one.",
       security: security.admin,

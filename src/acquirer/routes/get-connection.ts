@@ -10,7 +10,9 @@ import { AcquirerConnection } from '../schemas.js';
 export function getAcquirerConnectionRoute(app: App, ctx: AppContext): void {
   app.get('/admin/merchants/:merchantId/acquirer', {
     schema: {
-      tags: ['admin'],
+      tags: ['Acquirer connections'],
+      operationId: 'getAcquirerConnection',
+      description: "A merchant's own acquirer connection (its Cielo MerchantId; the key is never shown), or 404 when it uses the gateway's default acquirer.",
       summary: "Get a merchant's own acquirer connection",
       security: security.admin,
       params: MerchantIdParams,

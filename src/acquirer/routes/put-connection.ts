@@ -9,7 +9,8 @@ import { AcquirerConnection, AcquirerConnectionBody } from '../schemas.js';
 export function putAcquirerConnectionRoute(app: App, ctx: AppContext): void {
   app.put('/admin/merchants/:merchantId/acquirer', {
     schema: {
-      tags: ['admin'],
+      tags: ['Acquirer connections'],
+      operationId: 'setAcquirerConnection',
       summary: "Set a merchant's own acquirer connection",
       description:
         'A merchant with its own Cielo affiliation: its payments, cancels and look-ups go to this connection instead of the default (ACQUIRER). The MerchantKey is stored encrypted under DATA_KEY and never shown again.',

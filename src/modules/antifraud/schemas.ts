@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { BLOCKLIST_KINDS } from './blocklist.js';
 import { SETTING_LIMITS } from './settings.js';
+import { EXAMPLES } from '../../http/examples.js';
 
 const count = (description: string) => Type.Integer({ ...SETTING_LIMITS.maxPerRule, description });
 const score = (description: string) => Type.Integer({ ...SETTING_LIMITS.score, description });
@@ -27,7 +28,7 @@ export const AntifraudSettingsPatch = Type.Object(
     velocity: Type.Optional(Type.Partial(Type.Object(velocityFields, { additionalProperties: false }))),
     ...Type.Partial(Type.Object(settingsFields)).properties,
   },
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [EXAMPLES.updateAntifraudSettings] },
 );
 
 export const BlocklistKind = Type.Union(BLOCKLIST_KINDS.map((k) => Type.Literal(k)));
@@ -48,4 +49,4 @@ export const IpCountryRanges = Type.Object({
     }),
     { maxItems: 10_000 },
   ),
-});
+}, { examples: [EXAMPLES.replaceIpCountries] });

@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
+import { EXAMPLES } from '../../http/examples.js';
 
 export const TokenRequest = Type.Object({
   userName: Type.String({ minLength: 1, maxLength: 30 }),
   password: Type.String({ minLength: 1, maxLength: 256 }),
-});
+}, { examples: [EXAMPLES.createGatewayToken] });
 
 export const TokenResponse = Type.Object(
   {

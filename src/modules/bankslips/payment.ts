@@ -1,4 +1,8 @@
+import type { Updateable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { BankSlipsTable } from '../../db/schema.js';
 import { businessDayAfter, toIsoDate } from '../../domain/calendar.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { BANK_SLIP_VALUE, formatFixed, parseDecimal } from '../../domain/money.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { settlementOn, type OverdueTerms } from './charges.js';
@@ -62,21 +66,31 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
       penalty_received: Number(settlement.penalty),
       interest_received: Number(settlement.interest),
     };
-    const moved = await ctx.database.db.transaction().execute(async (trx) => {
-      const moved = await recordTransition(trx, ctx.queue, slip, slip.status_bill, STATUS.paid, at, fields);
-      // A paid slip never becomes overdue: its pending overdue check goes.
-      if (moved) await ctx.queue.cancel(trx, overdueKey(id));
-      return moved;
-    });
+    const moved = await ctx.database.db.transaction().execute((trx) => recordPayment(trx, ctx.queue, slip, fields, at));
     if (moved) return toDetail({ ...slip, ...fields, status_bill: STATUS.paid, updated_at: at });
   }
   throw conflict('The bank slip changed status meanwhile; try again.');
+}
+
+export type PaymentFields = Required<Pick<Updateable<BankSlipsTable>, 'paid_at' | 'payment_date' | 'credit_date' | 'paid_value' | 'penalty_received' | 'interest_received'>>;
+
+/**
+ * The one way a slip becomes paid, for the sandbox's pay button and for a bank's return file
+ * alike: the same transition, event, BankSlipStatus webhook and credit-date listing. False when
+ * the slip was no longer in the status it was read in (a concurrent change won).
+ */
+export async function recordPayment(trx: Executor, queue: JobQueue, slip: BankSlipRow, fields: PaymentFields, at: string): Promise<boolean> {
+  const moved = await recordTransition(trx, queue, slip, slip.status_bill, STATUS.paid, at, fields);
+  // A paid slip never becomes overdue: its pending overdue check goes.
+  if (moved) await queue.cancel(trx, overdueKey(slip.id));
+  return moved;
 }
 
 function assertPayable(slip: BankSlipRow, paid: Date): void {
   if (slip.status_bill === STATUS.processing) throw conflict('The bank slip is not registered yet (statusBill 1); registration follows within a moment.');
   if (slip.status_bill === STATUS.paid) throw conflict('The bank slip is already paid.');
   if (slip.status_bill === STATUS.failed) throw conflict('The bank slip failed registration (statusBill 99) and cannot be paid.');
+  if (slip.canceled_at !== null) throw conflict(`The bank slip was cancelled (${slip.cancellation_reason ?? 'no reason given'}) and cannot be paid.`);
   if (paid.getTime() < Date.parse(slip.registered_at!)) {
     throw new ApiError(400, 'paidAt', `paidAt must not be before the bank slip was registered (${slip.registered_at}).`);
   }

@@ -7,6 +7,8 @@ export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_numb
 
 /** statusBill values (seed "States and transitions"). */
 export const STATUS = { processing: 1, issued: 2, paid: 3, overdue: 9, failed: 99 } as const;
+/** statusIntegration values: the slip's standing at the bank (9: the bank rejected it). */
+export const INTEGRATION = { processing: 1, registered: 2, rejected: 9, failed: 99 } as const;
 
 export type DateColumn = 'due_date' | 'payment_date' | 'credit_date';
 
@@ -82,6 +84,37 @@ export const bankSlipsRepository = {
       .where('status_bill', '=', from)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Slips by our number (a return file's records); at most a few hundred per call. */
+  async findByOurNumbers(db: Executor, ourNumbers: string[]): Promise<BankSlipRow[]> {
+    if (ourNumbers.length === 0) return [];
+    return db.selectFrom('bankslips').selectAll().where('our_number', 'in', ourNumbers).execute();
+  },
+
+  /**
+   * A day's remittance: the slips issued that day that have a barcode (a slip still
+   * registering, or failed, has nothing the bank could register), and the slips a merchant
+   * cancelled that day (a write-off the bank reported itself is not sent back). In seq order.
+   */
+  async forRemittance(db: Executor, date: string, nextDate: string): Promise<{ issued: BankSlipRow[]; cancelled: BankSlipRow[] }> {
+    const issued = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('bar_code', 'is not', null).orderBy('seq').execute();
+    const cancelled = await db
+      .selectFrom('bankslips')
+      .selectAll()
+      .where('canceled_at', '>=', date)
+      .where('canceled_at', '<', nextDate)
+      .where('canceled_by', '=', 'merchant')
+      .orderBy('seq')
+      .execute();
+    return { issued, cancelled };
+  },
+
+  /** Sandbox return file: the slips issued that day and registered, and the slips paid that day. */
+  async forSandboxReturn(db: Executor, date: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
+    const registered = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('status_integration', '=', INTEGRATION.registered).orderBy('seq').execute();
+    const paid = await db.selectFrom('bankslips').selectAll().where('payment_date', '=', date).where('status_bill', '=', STATUS.paid).orderBy('seq').execute();
+    return { registered, paid };
   },
 
   /** The event row of a statusBill change (its notification is the service's). */

@@ -1,11 +1,14 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { importReturnsRoute } from './routes/import-returns.js';
 import { informationRoute } from './routes/information.js';
 import { issueSlipRoute } from './routes/issue-slip.js';
 import { listByCreditDateRoute } from './routes/list-by-credit-date.js';
 import { listByDueDateRoute } from './routes/list-by-due-date.js';
 import { listByPaymentDateRoute } from './routes/list-by-payment-date.js';
+import { remittanceRoute } from './routes/remittance.js';
 import { sandboxPayRoute } from './routes/sandbox-pay.js';
+import { sandboxReturnsRoute } from './routes/sandbox-returns.js';
 import { slipPdfRoute } from './routes/slip-pdf.js';
 
 export function registerBankSlipRoutes(app: App, ctx: AppContext): void {
@@ -15,6 +18,11 @@ export function registerBankSlipRoutes(app: App, ctx: AppContext): void {
   listByCreditDateRoute(app, ctx);
   informationRoute(app, ctx);
   slipPdfRoute(app, ctx);
+  remittanceRoute(app, ctx);
+  importReturnsRoute(app, ctx);
   // Sandbox mode only: in production every /sandbox path is 404.
-  if (ctx.sandboxClock) sandboxPayRoute(app, ctx);
+  if (ctx.sandboxClock) {
+    sandboxPayRoute(app, ctx);
+    sandboxReturnsRoute(app, ctx);
+  }
 }

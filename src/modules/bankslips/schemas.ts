@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EXAMPLES } from '../../http/examples.js';
 
 /** The 27 federative units (26 states and the Federal District). */
 export const STATES = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
@@ -31,7 +32,7 @@ export const IssueBody = Type.Object({
       interestPercentPerMonth: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Simple interest, pro rata per day (/30), at most 4 decimals; only when allow' })),
     }),
   ),
-});
+}, { examples: [EXAMPLES.issueBankSlip] });
 export type IssueBody = Static<typeof IssueBody>;
 
 export const AccountQuery = Type.Object({ accountNumber: Type.String({ maxLength: 20, description: 'Your account number' }) });
@@ -144,4 +145,18 @@ export const SlipIdParams = Type.Object({ id: Type.String({ maxLength: 36, patte
 export const SandboxPayBody = Type.Object({
   paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the payer paid; default now; not in the future' })),
   value: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Amount paid; must equal the amount due on that day' })),
-});
+}, { examples: [EXAMPLES.sandboxPayBankSlip] });
+
+/** CNAB 240 (issue 17). */
+export const RemittanceQuery = Type.Object({ date: Type.String({ format: 'date', description: 'YYYY-MM-DD: the slips issued or cancelled that day (business date, UTC)' }) });
+export type RemittanceQuery = Static<typeof RemittanceQuery>;
+
+export const ImportSummary = Type.Object(
+  {
+    applied: Type.Integer({ description: 'Records that changed a slip: registered, rejected by the bank, paid, written off' }),
+    unchanged: Type.Integer({ description: 'Records the slips already reflect (a file imported again), and news that changes no slip (fees, protest steps)' }),
+    rejected: Type.Integer({ description: 'Records that contradict a slip (a second, different payment; a rejection of a paid slip): not applied, each in errors' }),
+    errors: Type.Array(Type.Object({ line: Type.Integer({ description: '1-based line of the file' }), description: Type.String() })),
+  },
+  { description: 'A malformed file (400) applies nothing: errors names every bad line and the counts are 0.' },
+);

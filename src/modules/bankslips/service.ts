@@ -4,13 +4,17 @@ import { conflict, notFound } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
+import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
+import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
 import { registrationOf, type Registration } from './registration.js';
-import { bankSlipsRepository as repo, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
+import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
+import { dueChargeOf } from './pix-code.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export interface Owner {
   merchantId: string;
@@ -85,6 +89,9 @@ export class BankSlipService {
     try {
       const merchant = await ctx.merchants.get(slip.merchant_id);
       registration = registrationOf(slip, { name: merchant.name, document_number: merchant.documentNumber }, ctx.config.bankSlipBankCode);
+      // The printed Pix code is a charge with a due date at the PSP (API Pix cobv; the sandbox's
+      // when PIX_PROVIDER=sandbox), whose location a bank app reads; the same code on a retry.
+      if (slip.pix === 1) registration.pix_emv = await ctx.pix.dueChargeCode(dueChargeOf(slip, merchant.name));
     } catch (error) {
       if (!(error instanceof RangeError) && !lastAttempt) throw error;
       await this.fail(slip, errorMessage(error));
@@ -94,7 +101,9 @@ export class BankSlipService {
     await db.transaction().execute(async (trx) => {
       const moved = await recordTransition(trx, ctx.queue, slip, STATUS.processing, STATUS.issued, at, {
         ...registration,
-        status_integration: STATUS.issued,
+        // With a real bank (BANK_SLIP_PROVIDER=cnab) the slip is registered when the bank's
+        // return file confirms the entry (movement 02); the sandbox bank registers it at once.
+        status_integration: ctx.config.bankSlip.provider === 'cnab' ? INTEGRATION.processing : INTEGRATION.registered,
         registered_at: at,
       });
       if (!moved) return;
@@ -118,6 +127,21 @@ export class BankSlipService {
     if (!slip || slip.status_bill !== STATUS.issued) return;
     const at = ctx.clock.now().toISOString();
     await ctx.database.db.transaction().execute((trx) => recordTransition(trx, ctx.queue, slip, STATUS.issued, STATUS.overdue, at));
+  }
+
+  /** CNAB 240 with the bank (cnab/): the remittance file of a day (slips issued or cancelled that day). */
+  remittance(date: string): Promise<string> {
+    return remittanceOf(this.ctx, date);
+  }
+
+  /** A bank's return file applied as a whole or not at all (cnab/files.ts). */
+  importReturn(text: string): Promise<{ ok: boolean; summary: ImportSummary }> {
+    return importReturnFile(this.ctx, text);
+  }
+
+  /** Sandbox: the return file the bank would send for a day (cnab/sandbox-return.ts). */
+  sandboxReturn(date: string): Promise<string> {
+    return sandboxReturnOf(this.ctx, date);
   }
 
   /** Sandbox payment: see payment.ts. */
@@ -182,7 +206,7 @@ export class BankSlipService {
     return toDetail(slip);
   }
 
-  /** The slip row and its beneficiary, for the printable slip; 409 before registration. */
+  /** The slip row, its merchant (sacador/avalista) and the bank's beneficiary, for the printable slip; 409 before registration. */
   async printable(merchantId: string, id: string) {
     const slip = await repo.find(this.ctx.database.db, id, merchantId);
     if (!slip) throw notFound('Bank slip');
@@ -190,7 +214,12 @@ export class BankSlipService {
       throw conflict(slip.status_bill === STATUS.failed ? 'The bank slip failed registration; there is nothing to print.' : 'The bank slip is not registered yet; try again in a moment.');
     }
     const merchant = await this.ctx.merchants.get(merchantId);
-    return { slip, merchant: { name: merchant.name, legal_name: merchant.legalName, document_number: merchant.documentNumber } };
+    return { slip, merchant: { name: merchant.name, legal_name: merchant.legalName, document_number: merchant.documentNumber }, bank: this.ctx.config.bankSlip };
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return { bankslip_events: await sandboxDelete(executor, 'bankslip_events', merchantId), bankslips: await sandboxDelete(executor, 'bankslips', merchantId) };
   }
 
   /** The registration and overdue jobs (src/context.ts registers them). */

@@ -2,8 +2,29 @@ import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { BankSlipsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
-import { recordNotifications } from '../webhooks/outbox.js';
+import type { EventType } from '../webhooks/event-types.js';
+import { recordEvents, recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';
 import { bankSlipsRepository as repo, type BankSlipKey } from './repository.js';
+import { STATUS } from './repository.js';
+
+/** The catalogue's event of each statusBill a slip reaches (docs/events.md). */
+const SLIP_EVENTS: Record<number, EventType> = {
+  [STATUS.processing]: 'bank_slip.issued',
+  [STATUS.issued]: 'bank_slip.registered',
+  [STATUS.paid]: 'bank_slip.paid',
+  [STATUS.overdue]: 'bank_slip.overdue',
+  [STATUS.failed]: 'bank_slip.failed',
+};
+
+/** A bank slip's catalogue event; `extra` adds what the change carries (the payment, the reason). */
+export function slipEvent(slip: BankSlipKey, type: EventType, at: string, extra: Record<string, unknown> = {}): BusinessEvent {
+  return { merchantId: slip.merchant_id, accountNumber: Number(slip.account_number), type, at, data: { bankSlipId: slip.id, ...extra } };
+}
+
+/** The bank wrote the slip off (CNAB return): no statusBill change, so no BankSlipStatus; its catalogue event. */
+export function recordWriteOff(trx: Executor, queue: JobQueue, slip: BankSlipKey, reason: string, at: string): Promise<void> {
+  return recordEvents(trx, queue, [slipEvent(slip, 'bank_slip.written_off', at, { reason })]);
+}
 
 /**
  * A bank slip's status changes, each with its event row and its BankSlipStatus notification,
@@ -41,6 +62,8 @@ export async function recordEvent(trx: Executor, queue: JobQueue, slip: BankSlip
     new_status_bill: newStatus,
     occurred_at: at,
   });
+  const oldValue = oldStatus === null ? '' : String(oldStatus);
+  const business = SLIP_EVENTS[newStatus] ? [slipEvent(slip, SLIP_EVENTS[newStatus], at, { oldStatusBill: oldStatus, statusBill: newStatus })] : [];
   await recordNotifications(trx, queue, [
     {
       merchantId: slip.merchant_id,
@@ -49,9 +72,9 @@ export async function recordEvent(trx: Executor, queue: JobQueue, slip: BankSlip
       nsu: slip.id,
       codAuth: '',
       installmentNumber: 0,
-      oldValue: oldStatus === null ? '' : String(oldStatus),
+      oldValue,
       newValue: String(newStatus),
       at,
     },
-  ]);
+  ], [], business);
 }

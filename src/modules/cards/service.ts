@@ -8,6 +8,7 @@ import { cardFingerprint, validateCard, type Card, type CardInput } from './card
 import { CvvStore } from './cvv-store.js';
 import type { CardKeyService } from './keys.js';
 import { cardTokensRepository as tokens, vaultCardsRepository as vault, type VaultCardRow } from './repository.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** A numberToken lives 10 minutes of wall time (a security timer, like a bearer token). */
 export const NUMBER_TOKEN_TTL_MS = 10 * 60 * 1000;
@@ -89,6 +90,11 @@ export class CardService {
     private readonly clock: Clock,
     private readonly keys: CardKeyService,
   ) {}
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return { card_tokens: await sandboxDelete(executor, 'card_tokens', merchantId), vault_cards: await sandboxDelete(executor, 'vault_cards', merchantId) };
+  }
 
   async createToken(merchantId: string, input: TokenInput): Promise<NumberToken> {
     const card = await this.readCard(input, true);

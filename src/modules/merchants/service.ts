@@ -87,6 +87,12 @@ export class MerchantService {
     return toMerchant(row);
   }
 
+  /** The first merchant registered with this CPF/CNPJ (the CLI refuses a second one). */
+  async findByDocument(documentNumber: string): Promise<Merchant | undefined> {
+    const row = await merchantsRepository.findByDocument(this.database.db, documentNumber.trim());
+    return row && toMerchant(row);
+  }
+
   async list(query: ListQuery): Promise<ListEnvelope<Merchant>> {
     const p = paging(query, {
       createdDate: 'created_at',

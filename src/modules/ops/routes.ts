@@ -24,14 +24,16 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /** /healthz (process up), /readyz (database reachable, migrations applied), /metrics (Prometheus). */
 export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry): void {
   app.get('/healthz', {
-    schema: { tags: ['ops'], summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+    schema: { tags: ['Operations'], operationId: 'getHealth', security: [], description: 'Liveness probe: answers 200 while the process runs, without touching the database.', summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
     handler: async () => ({ status: 'ok' as const }),
   });
 
   let migrated = false; // once true it stays true: migrations are never un-applied under a running process
   app.get('/readyz', {
     schema: {
-      tags: ['ops'],
+      tags: ['Operations'],
+      operationId: 'getReadiness',
+      security: [],
       summary: 'Readiness',
       description: 'Ready when the database answers and migrations are applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.',
       response: {
@@ -66,10 +68,15 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
   }
   app.get('/metrics', {
     schema: {
-      tags: ['ops'],
+      tags: ['Operations'],
+      operationId: 'getMetrics',
       summary: 'Prometheus metrics',
       description: 'Requires `Authorization: Bearer <METRICS_TOKEN>` when METRICS_TOKEN is set; in production without it, 404.',
       security: [{ metricsToken: [] }],
+      response: {
+        200: { description: 'Prometheus text exposition format', content: { 'text/plain': { schema: Type.String() } } },
+        ...errorResponses(401, 404),
+      },
     },
     handler: async (request, reply) => {
       const refused = access(request.headers.authorization);

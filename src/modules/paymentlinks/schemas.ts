@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { MAX_INSTALLMENTS } from '../../domain/installments.js';
+import { EXAMPLES } from '../../http/examples.js';
 
 export const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
 
@@ -21,7 +22,7 @@ export const CreatePaymentLinkBody = Type.Object({
   installmentsFee: Type.Optional(Decimal('Monthly compound interest in percent (0..100, 4 decimals) beyond the interest-free count; Price table')),
   expirationDate: Type.String({ format: 'date-time', description: 'ISO 8601 with zone, in the future' }),
   message: Type.Optional(Type.String({ maxLength: 500, description: 'Text for the payer, shown on the checkout page' })),
-});
+}, { examples: [EXAMPLES.createPaymentLink] });
 export type CreatePaymentLinkBody = Static<typeof CreatePaymentLinkBody>;
 
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import type { EventType } from '../webhooks/event-types.js';
+import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
 import type { AppContext } from '../../context.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
@@ -10,11 +12,17 @@ import { checkLinkTerms } from './rules.js';
 import type { CreatePaymentLinkBody, PaymentLinkView } from './schemas.js';
 import { LINK_STATUS, statusFormat } from './status.js';
 import { toView } from './view.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'paymentlink.expire';
 const expireKey = (id: string) => `${EXPIRE_JOB}:${id}`;
 /** Payment statuses in which the payer's money was taken: the link is paid. */
 const SETTLED = new Set(['Authorized', 'Blocked', 'Paid']);
+
+/** A payment link's catalogue event (docs/events.md), written in the transaction of its change. */
+function linkEvent(row: Pick<PaymentLinkRow, 'id' | 'merchant_id' | 'account_number'>, type: EventType, at: string, extra: Record<string, unknown> = {}): BusinessEvent {
+  return { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type, at, data: { paymentLinkId: row.id, ...extra } };
+}
 
 export type PaymentLinkDeps = Pick<AppContext, 'config' | 'database' | 'clock' | 'logger' | 'queue' | 'merchants' | 'payments'>;
 
@@ -99,7 +107,10 @@ export class PaymentLinkService {
     const done = await ctx.database.db.transaction().execute(async (trx) => {
       const closed = await repo.close(trx, id, LINK_STATUS.deactivated, 'Desativado pelo vendedor.', at);
       // A closed link's expiry job has nothing left to do.
-      if (closed) await ctx.queue.cancel(trx, expireKey(id));
+      if (closed) {
+        await ctx.queue.cancel(trx, expireKey(id));
+        await recordEvents(trx, ctx.queue, [linkEvent(row, 'payment_link.deactivated', at)]);
+      }
       return closed;
     });
     if (!done) throw conflict('A payment of this link is being processed; it cannot be deactivated now.', 'payment_in_progress');
@@ -139,7 +150,11 @@ export class PaymentLinkService {
     }
     if (held || row.expiration_date > now) return changed ? repo.find(db, id, merchantId) : row;
     const reason = `Prazo para pagamento encerrado em ${row.expiration_date}.`;
-    await db.transaction().execute((trx) => repo.close(trx, id, LINK_STATUS.expired, reason, now, { expiredBy: now }));
+    await db.transaction().execute(async (trx) => {
+      if (await repo.close(trx, id, LINK_STATUS.expired, reason, now, { expiredBy: now })) {
+        await recordEvents(trx, ctx.queue, [linkEvent(row, 'payment_link.expired', now, { expirationDate: row.expiration_date })]);
+      }
+    });
     return repo.find(db, id, merchantId);
   }
 
@@ -174,7 +189,11 @@ export class PaymentLinkService {
     };
     const marked = await ctx.database.db.transaction().execute(async (trx) => {
       const ok = await repo.markPaid(trx, id, claimId, fields, reason);
-      if (ok) await ctx.queue.cancel(trx, expireKey(id));
+      if (ok) {
+        await ctx.queue.cancel(trx, expireKey(id));
+        const paid = { paymentId: payment.payment_id, amount: Number(payment.amount), installments: payment.installments, paymentStatus: payment.status };
+        await recordEvents(trx, ctx.queue, [linkEvent((await repo.find(trx, id))!, 'payment_link.paid', at, paid)]);
+      }
       return ok;
     });
     if (!marked) ctx.logger.error({ paymentLinkId: id, paymentId: payment.payment_id }, 'payment link paid but no longer held by this attempt');
@@ -183,6 +202,18 @@ export class PaymentLinkService {
 
   async view(row: PaymentLinkRow): Promise<PaymentLinkView> {
     return toView(row, await repo.history(this.ctx.database.db, row.id), this.ctx.config.publicUrl);
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    let history = executor.deleteFrom('payment_link_history');
+    if (merchantId !== undefined) {
+      history = history.where('payment_link_id', 'in', executor.selectFrom('payment_links').select('id').where('merchant_id', '=', merchantId));
+    }
+    const payment_link_history = Number((await history.executeTakeFirst()).numDeletedRows);
+    // Checkout rate-limit windows are keyed by caller, not merchant: a whole reset clears them, one merchant's leaves them to expire.
+    const rate_limit_windows = merchantId === undefined ? Number((await executor.deleteFrom('rate_limit_windows').executeTakeFirst()).numDeletedRows) : 0;
+    return { payment_link_history, rate_limit_windows, payment_links: await sandboxDelete(executor, 'payment_links', merchantId) };
   }
 
   /** The expiry job (src/context.ts registers it). */

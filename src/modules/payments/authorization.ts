@@ -177,7 +177,8 @@ export class Authorizations {
       const moved = await recordTransition(trx, ctx.queue, row.payment_id, 'Pending', status, at, fields);
       // Receivables are created with the authorization, in its transaction (contract section 9).
       if (moved) await ctx.settlement.onPaymentTransition(trx, { ...row, ...fields, status, updated_at: at }, 'Pending', status);
-      await ctx.queue.cancel(trx, recoverKey(row.payment_id));
+      // A billing's payment never had one (see PaymentService.create).
+      if (row.billing_id === null) await ctx.queue.cancel(trx, recoverKey(row.payment_id));
       return moved;
     });
     // The hot path knows the new row; only a lost race (the recovery job got there first) re-reads it.

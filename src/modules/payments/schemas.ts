@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { EXAMPLES } from '../../http/examples.js';
 
 /** The seed's card payment body (gateway-api.md "Card payment"), sizes as its field table says. */
 const GUID = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
@@ -53,7 +54,7 @@ export const PaymentBody = Type.Object({
       country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', maxLength: 2 })),
     }),
   ),
-});
+}, { examples: [EXAMPLES.createPayment] });
 export type PaymentBody = Static<typeof PaymentBody>;
 
 export const PaymentResult = Type.Object({

@@ -14,6 +14,7 @@ import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export { RECOVER_JOB };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
@@ -104,8 +105,12 @@ export class PaymentService {
     const paymentId = extra.paymentId ?? randomUUID();
     const now = ctx.clock.now();
     const at = now.toISOString();
+    // A billing's payment has no recovery job of its own: the billing's charge job is its
+    // recovery (it resumes under the same payment id and settles a Pending payment, see
+    // recurrence/charge-attempt.ts), and it alone may send such a payment again.
+    const billing = extra.billingId !== undefined;
     // Before the transaction: it reads the merchant's acquirer connection (a query of its own).
-    const recoverAt = await this.authorizations.recoverAt(payer.merchantId, now);
+    const recoverAt = billing ? null : await this.authorizations.recoverAt(payer.merchantId, now);
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
@@ -167,7 +172,7 @@ export class PaymentService {
       if (rejected) {
         // A rejected payment never reaches the acquirer.
         await recordEvent(trx, ctx.queue, row, '', 'Denied', at);
-      } else {
+      } else if (recoverAt) {
         await ctx.queue.enqueue(trx, {
           kind: RECOVER_JOB,
           payload: { paymentId },
@@ -299,6 +304,11 @@ export class PaymentService {
    */
   listByReference(merchantId: string, reference: string): Promise<ReferencedPayment[]> {
     return paymentsRepository.byReference(this.ctx.database.db, merchantId, reference);
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return { payment_events: await sandboxDelete(executor, 'payment_events', merchantId), payments: await sandboxDelete(executor, 'payments', merchantId) };
   }
 
   /** The recovery job (src/context.ts registers it). */

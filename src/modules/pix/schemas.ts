@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
+import { EXAMPLES } from '../../http/examples.js';
 
 export const PixChargeBody = Type.Object({
   amount: Type.Integer({ minimum: 1, maximum: 99_999_999, description: 'Cents (conciliation values have 6 integer digits)' }),
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
   expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: 2_592_000, default: 3600, description: 'Seconds, default 3600' })),
   referenceTransaction: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-});
+}, { examples: [EXAMPLES.createPixCharge] });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -23,3 +24,19 @@ export const PixCharge = Type.Object({
 });
 
 export const PixChargeParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 36 }) });
+
+/** A txid as the location path carries it (the API Pix cob txid: 26 to 35 alphanumerics). */
+export const PixLocationParams = Type.Object({ txid: Type.String({ pattern: '^[A-Za-z0-9]{26,35}$' }) });
+
+export const PixJwks = Type.Object({
+  keys: Type.Array(Type.Object({ kty: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String(), n: Type.String(), e: Type.String() })),
+});
+
+/** The PSP's webhook body (`{pix: [...]}`, the API Pix's names: src/pix-provider/bcb/protocol.ts). */
+export { PixWebhookBody } from '../../pix-provider/bcb/protocol.js';
+
+export const PixWebhookAnswer = Type.Object({
+  applied: Type.Integer({ description: 'Payments that paid a charge now' }),
+  duplicates: Type.Integer({ description: 'Payments already received (by endToEndId)' }),
+  unmatched: Type.Integer({ description: 'New payments that paid no charge (unknown txid, other amount, charge already paid)' }),
+});

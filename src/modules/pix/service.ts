@@ -1,4 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
+import { recordEvents } from '../webhooks/outbox.js';
+import { pixChargeEvent } from './settle.js';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
@@ -6,16 +8,21 @@ import type { PixChargesTable } from '../../db/schema.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { MerchantService } from '../merchants/service.js';
 import type { SettlementService } from '../settlement/service.js';
-import { recordNotifications } from '../webhooks/outbox.js';
+import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
+import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix-provider/types.js';
+import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts.js';
+import { settleCharge } from './settle.js';
+import { chargePayload, dueChargePayload } from './location-payload.js';
+import { DueCharges, type NewDueCharge } from './due-charges.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
 /** Merchants have no city on record yet; the BR Code requires one (field 60). */
 const MERCHANT_CITY = 'SAO PAULO';
-/** What a dynamic code's location URL may take: field 26 holds 99 characters with the GUI. */
-const MAX_LOCATION = 77;
+export const RECONCILE_JOB = 'pix.reconcile';
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export type PixChargeRow = Selectable<PixChargesTable>;
@@ -57,13 +64,47 @@ export class PixService {
     private readonly queue: JobQueue,
     private readonly settlement: SettlementService,
     private readonly merchants: MerchantService,
-    private readonly publicUrl: string,
-  ) {}
+    private readonly provider: PixProvider,
+    private readonly reconcileEvery: { intervalSeconds: number; windowSeconds: number },
+  ) {
+    this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeListener(sourceId, paidAt, amountCents) });
+    this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
+  }
 
-  private locationUrl(txid: string): string {
-    const location = `${new URL(this.publicUrl).host}/pix/v2/${txid}`;
-    // A very long PUBLIC_URL host cannot fit the code; the location then names only the txid.
-    return location.length <= MAX_LOCATION ? location : `pix/v2/${txid}`;
+  private readonly receipts: PixReceipts;
+  private readonly dueCharges: DueCharges;
+  private dueChargeListener: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<void> = async () => {
+    throw new Error('no owner of due charges is listening');
+  };
+
+  /**
+   * The dynamic Pix code of a bank slip (a `cobv` at the PSP, or the sandbox's), the same on
+   * every call for the same slip. Throws ApiError 502/503 when the PSP refuses or is down.
+   */
+  dueChargeCode(input: NewDueCharge): Promise<string> {
+    return this.dueCharges.code(input);
+  }
+
+  /** Who is told when the PSP reports a due charge paid (the bank slips module: src/context.ts wires it). It throws to refuse the payment. */
+  onDueChargePaid(listener: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<void>): void {
+    this.dueChargeListener = listener;
+  }
+
+  /**
+   * The charge at the PSP (`PUT /cob/{txid}`, idempotent by txid) before the local record: the
+   * code needs the PSP's location. A crash in between leaves an unused cob that expires at the
+   * PSP; nobody holds its code, so nobody can pay it. The location must fit the BR Code whole.
+   */
+  private async providerLocation(call: () => Promise<{ location: string }>): Promise<string> {
+    let location: string;
+    try {
+      ({ location } = await call());
+    } catch (error) {
+      if (error instanceof PixProviderRefused) throw new ApiError(502, 'pix_provider_refused', error.message);
+      throw new ApiError(503, 'pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
+    }
+    if (location.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's location is ${location.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
+    return location;
   }
 
   async create(payer: { merchantId: string; accountNumber: number }, body: NewPixCharge) {
@@ -73,6 +114,9 @@ export class PixService {
     const expiresAt = new Date(now.getTime() + (body.expiresIn ?? 3600) * 1000);
     // The receiver's name for the code, read before the transaction (the merchants service reads through its own connection).
     const merchant = await this.merchants.get(payer.merchantId);
+    const locationUrl = await this.providerLocation(() =>
+      this.provider.createCharge({ txid, amountCents: BigInt(body.amount), expiresInSeconds: body.expiresIn ?? 3600, description: body.description }),
+    );
     return this.database.db.transaction().execute(async (trx) => {
       const row: PixChargeRow = {
         id,
@@ -83,7 +127,7 @@ export class PixService {
         description: body.description ?? null,
         reference_transaction: body.referenceTransaction ?? null,
         status: 'Pending',
-        pix_emv: buildBrCode({ locationUrl: this.locationUrl(txid), amountCents: body.amount, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid, description: body.description }),
+        pix_emv: buildBrCode({ locationUrl, amountCents: body.amount, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid, description: body.description }),
         nsu: randomNsu(),
         cod_auth: randomCode(),
         expires_at: expiresAt.toISOString(),
@@ -110,40 +154,84 @@ export class PixService {
       const row = await trx.selectFrom('pix_charges').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) throw notFound('Pix charge');
       if (row.status !== 'Pending' || row.expires_at <= at) throw conflict(`Only a Pending charge can be paid; this one is ${row.status === 'Pending' ? 'Expired' : row.status}.`);
-      const moved = await trx.updateTable('pix_charges').set({ status: 'Paid', paid_at: at }).where('id', '=', id).where('status', '=', 'Pending').executeTakeFirst();
-      if (Number(moved.numUpdatedRows) !== 1) throw conflict('The charge changed status meanwhile.');
-      // A Pix sale is new and complete at once: "" -> Paid. Its installment's own notification
-      // (received the same day) follows from the settlement below.
-      await recordNotifications(trx, this.queue, [
-        { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: row.nsu, codAuth: row.cod_auth, installmentNumber: 0, oldValue: '', newValue: 'Paid', at },
-      ]);
-      await this.settlement.recordSale(trx, {
-        sourceType: 'pix',
-        sourceId: row.id,
-        merchantId: row.merchant_id,
-        accountNumber: Number(row.account_number),
-        transactionAt: at,
-        cardNumber: null,
-        cardName: 'PIX',
-        codAuth: row.cod_auth,
-        nsu: row.nsu,
-        reference: row.reference_transaction,
-        amountCents: BigInt(row.amount),
-        installments: 1,
-        splits: [],
-        status: 'A',
-      });
+      await settleCharge(trx, { queue: this.queue, settlement: this.settlement }, row, at);
       return toPixCharge({ ...row, status: 'Paid', paid_at: at });
     });
   }
 
+  /**
+   * The sandbox PSP: the payload at a charge's location, signed (compact JWS, `application/jose`)
+   * with the key whose JWKS is published at `jku`. Unknown txid: 404, as a PSP answers.
+   */
+  async signedLocationPayload(txid: string, signer: { sign(payload: object, jku: string): Promise<string> }, jku: string): Promise<string> {
+    const db = this.database.db;
+    const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
+    // The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its slips' static codes.
+    if (row) return signer.sign(chargePayload(row, (await this.merchants.get(row.merchant_id)).documentNumber, this.clock.now()), jku);
+    const due = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
+    if (!due) throw notFound('Pix charge');
+    const merchant = await this.merchants.get(due.merchant_id);
+    return signer.sign(dueChargePayload(due, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
+  }
+
+  /** Payments a PSP reports (webhook or reconciliation), each applied once by its endToEndId. */
+  receive(receipts: PixReceipt[], source: ReceiptSource): Promise<ReceiptSummary> {
+    return this.receipts.receive(receipts, source);
+  }
+
+  /** Reads the PSP's received Pix (`GET /pix`) between two instants and applies what no webhook brought. */
+  async reconcile(from: Date, to: Date): Promise<ReceiptSummary> {
+    return this.receive(await this.provider.listReceived(from, to), 'reconciliation');
+  }
+
+  /** With a PSP, the reconciliation runs every PIX_RECONCILE_INTERVAL_SECONDS over the last PIX_RECONCILE_WINDOW_SECONDS (src/context.ts starts it). */
+  async startReconciliation(): Promise<void> {
+    if (this.provider.kind === 'sandbox') return;
+    await this.scheduleReconciliation(this.clock.now());
+  }
+
+  /** The run after `after`, on a grid of the interval: every instance schedules the same one (its dedupe key). */
+  private async scheduleReconciliation(after: Date): Promise<void> {
+    const step = this.reconcileEvery.intervalSeconds * 1000;
+    const at = new Date(Math.floor(after.getTime() / step) * step + step);
+    await this.queue.enqueue(this.database.db, { kind: RECONCILE_JOB, payload: {}, runAt: at, dedupeKey: `${RECONCILE_JOB}:${at.toISOString()}` });
+  }
+
+  /** Ends the PSP's keep-alive connections. */
+  close(): void {
+    this.provider.close();
+  }
+
   /** The expiry job: an unpaid charge becomes Expired (idempotent). */
   async expire(id: string): Promise<void> {
-    await this.database.db.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', id).where('status', '=', 'Pending').execute();
+    await this.database.db.transaction().execute(async (trx) => {
+      const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', id).where('status', '=', 'Pending').returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
+      if (expired) await recordEvents(trx, this.queue, [pixChargeEvent(expired, 'pix_charge.expired', this.clock.now().toISOString(), { expiresAt: expired.expires_at })]);
+    });
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return {
+      pix_payments: await sandboxDelete(executor, 'pix_payments', merchantId),
+      pix_due_charges: await sandboxDelete(executor, 'pix_due_charges', merchantId),
+      pix_charges: await sandboxDelete(executor, 'pix_charges', merchantId),
+    };
   }
 
   /** The expiry job (src/context.ts registers it). */
   jobs(): JobDefinition[] {
-    return [{ kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) }];
+    return [
+      { kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) },
+      {
+        kind: RECONCILE_JOB,
+        handler: async () => {
+          const now = this.clock.now();
+          // The windows overlap on purpose (each run looks a whole window back): a payment is applied once anyway.
+          await this.reconcile(new Date(now.getTime() - this.reconcileEvery.windowSeconds * 1000), now);
+          await this.scheduleReconciliation(now);
+        },
+      },
+    ];
   }
 }

@@ -24,6 +24,10 @@ export interface ChargeState extends BillingRow {
   plan_amount: number;
 }
 
+/** What a cascade's cancelled billing gives its event. */
+const CANCELED_FIELDS = ['billing_id', 'merchant_id', 'subscription_id', 'installment', 'amount', 'expire_at'] as const;
+export type CanceledBilling = Pick<BillingRow, (typeof CANCELED_FIELDS)[number]>;
+
 export interface Modification {
   by: string;
   at: string;
@@ -144,21 +148,21 @@ export const billingsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
-  /** Cascade of a subscription cancel: its Opened billings not in flight. */
-  async cancelOpenedOfSubscription(db: Executor, subscriptionId: string, m: Modification): Promise<number> {
-    const result = await db
+  /** Cascade of a subscription cancel: its Opened billings not in flight (answered, for their events). */
+  cancelOpenedOfSubscription(db: Executor, subscriptionId: string, m: Modification): Promise<CanceledBilling[]> {
+    return db
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('subscription_id', '=', subscriptionId)
       .where('status', '=', 'Opened')
       .where('charging_payment_id', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returning(CANCELED_FIELDS)
+      .execute();
   },
 
   /** Cascade of a plan cancel: the Opened billings of its live subscriptions, one statement. */
-  async cancelOpenedOfPlan(db: Executor, planId: string, m: Modification): Promise<number> {
-    const result = await db
+  cancelOpenedOfPlan(db: Executor, planId: string, m: Modification): Promise<CanceledBilling[]> {
+    return db
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('status', '=', 'Opened')
@@ -166,8 +170,8 @@ export const billingsRepository = {
       .where('subscription_id', 'in', (eb) =>
         eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked']),
       )
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+      .returning(CANCELED_FIELDS)
+      .execute();
   },
 
   /** Number of the subscription's last billing (they are numbered 1, 2, ...), 0 when none. */

@@ -7,6 +7,7 @@ import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { billingsRepository, type BillingSortColumn } from './billings-repository.js';
 import type { BillingEngine } from './engine.js';
+import { billingEvent } from './events.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { historyOf, toBilling, toSubscription, type BillingDetail, type BillingRow, type BillingView } from './views.js';
@@ -86,6 +87,7 @@ export class BillingService {
         );
       }
       const state = (await billingsRepository.loadForCharge(trx, billingId))!;
+      await this.engine.emit(trx, [billingEvent('billing.canceled', state, at, { reason: 'The billing was canceled.' })]);
       await this.engine.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, state.sub_status);
     });
     return billingId;

@@ -6,6 +6,8 @@ import { billingsRepository, SYSTEM, type ChargeState } from './billings-reposit
 import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { decide, type Decision } from './charge-outcome.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
+import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
+import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
 import { historyOf, type AttemptEntry } from './views.js';
 
 export const CHARGE_JOB = 'billing.charge';
@@ -29,7 +31,7 @@ export interface PlanCycle {
 }
 
 /** What a billing's end needs to know about it. */
-type EndedBilling = Pick<ChargeState, 'billing_id' | 'merchant_id' | 'subscription_id' | 'installment' | 'expire_at'>;
+type EndedBilling = Pick<ChargeState, 'billing_id' | 'merchant_id' | 'subscription_id' | 'installment' | 'expire_at' | 'account_number' | 'plan_id'>;
 
 /**
  * The billing engine (contract section 8), driven by jobs and the clock. Billing 1 is issued
@@ -41,8 +43,13 @@ type EndedBilling = Pick<ChargeState, 'billing_id' | 'merchant_id' | 'subscripti
 export class BillingEngine {
   constructor(private readonly ctx: ChargeDeps) {}
 
-  /** Inside the caller's transaction: billing `installment`, Opened, due at `dueAt`, and its first charge job. */
-  async issue(trx: Executor, sub: { subscription_id: string; merchant_id: string }, amount: number, installment: number, dueAt: Date, by: string): Promise<string | null> {
+  /** Writes recurrence events (events.ts) through the caller's transaction, as outbox rows. */
+  emit(trx: Executor, events: BusinessEvent[]): Promise<void> {
+    return recordEvents(trx, this.ctx.queue, events);
+  }
+
+  /** Inside the caller's transaction: billing `installment`, Opened, due at `dueAt`, its first charge job and its event. */
+  async issue(trx: Executor, sub: { subscription_id: string; merchant_id: string; account_number: number }, amount: number, installment: number, dueAt: Date, by: string): Promise<string | null> {
     const billingId = randomUUID();
     const due = dueAt.toISOString();
     const inserted = await billingsRepository.insertIfAbsent(trx, {
@@ -63,6 +70,7 @@ export class BillingEngine {
       modified_at: null,
     });
     if (!inserted) return null;
+    await this.emit(trx, [billingEvent('billing.opened', { billing_id: billingId, installment, amount, expire_at: due, subscription_id: sub.subscription_id, merchant_id: sub.merchant_id, account_number: sub.account_number }, this.ctx.clock.now().toISOString())]);
     await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
     return billingId;
   }
@@ -74,7 +82,10 @@ export class BillingEngine {
   async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string): Promise<void> {
     if (subscriptionStatus !== 'Active') return;
     if (plan.installments !== null && billing.installment >= plan.installments) {
-      await subscriptionsRepository.transition(trx, billing.subscription_id, ['Active'], 'Finished', this.ctx.clock.now().toISOString());
+      const at = this.ctx.clock.now().toISOString();
+      if (await subscriptionsRepository.transition(trx, billing.subscription_id, ['Active'], 'Finished', at)) {
+        await this.emit(trx, [subscriptionEvent('subscription.finished', billing, 'Active', at)]);
+      }
       return;
     }
     const due = new Date(Date.parse(billing.expire_at) + plan.interval_days * DAY_MS);
@@ -118,7 +129,12 @@ export class BillingEngine {
       const paymentId = state.charging_payment_id;
       if (state.sub_status !== 'Active' && !(await this.ctx.payments.find(paymentId))) {
         // It died before paying, and the subscription stopped since: never charge it now.
-        await billingsRepository.record(db, { billingId: state.billing_id, attempt, paymentId }, { status: 'Canceled', next_attempt_at: null, attempts_history: state.attempts_history }, this.ctx.clock.now().toISOString());
+        const at = this.ctx.clock.now().toISOString();
+        await db.transaction().execute(async (trx) => {
+          if (await billingsRepository.record(trx, { billingId: state.billing_id, attempt, paymentId }, { status: 'Canceled', next_attempt_at: null, attempts_history: state.attempts_history }, at)) {
+            await this.emit(trx, [billingEvent('billing.canceled', state, at, { reason: `The subscription is ${state.sub_status}.` })]);
+          }
+        });
         return null;
       }
       return { paymentId, resumed: true };
@@ -139,7 +155,12 @@ export class BillingEngine {
     const again = await billingsRepository.loadForCharge(db, billingId);
     if (!again || again.status !== 'Opened' || again.attempts_made !== attempt || again.charging_payment_id !== null) return;
     if (again.sub_status === 'Active') return;
-    await billingsRepository.cancelOpened(db, billingId, { by: SYSTEM, at: this.ctx.clock.now().toISOString() });
+    const at = this.ctx.clock.now().toISOString();
+    await db.transaction().execute(async (trx) => {
+      if (await billingsRepository.cancelOpened(trx, billingId, { by: SYSTEM, at })) {
+        await this.emit(trx, [billingEvent('billing.canceled', again, at, { reason: `The subscription is ${again.sub_status}.` })]);
+      }
+    });
   }
 
   /**
@@ -169,6 +190,8 @@ export class BillingEngine {
     const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
     const attemptsHistory = JSON.stringify([...historyOf(state), entry]);
     const claim = { billingId: state.billing_id, attempt, paymentId };
+    // What the events of this attempt tell of it: the charge's answer.
+    const outcome = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
     let blocked = false;
     await this.ctx.database.db.transaction().execute(async (trx) => {
       // Read inside the transaction: the subscription may have been cancelled while we charged.
@@ -176,6 +199,7 @@ export class BillingEngine {
       if (decision.kind === 'retry' && subStatus === 'Active') {
         const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
         if (recorded) {
+          await this.emit(trx, [billingEvent('billing.retry_scheduled', state, at, { ...outcome, nextAttemptDate: decision.at.toISOString(), attempt: attempt + 1 })]);
           await this.ctx.queue.enqueue(trx, {
             kind: CHARGE_JOB,
             payload: { billingId: state.billing_id, attempt: attempt + 1 } satisfies ChargePayload,
@@ -188,10 +212,13 @@ export class BillingEngine {
       // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
       const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
       if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return;
+      await this.emit(trx, [billingEvent(BILLING_END[status], state, at, outcome)]);
       if (decision.kind === 'final' && decision.blockSubscription) {
-        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at)) {
+        const why = { blocked_reason: result.returnMessage, blocked_return_code: result.returnCode };
+        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at, why)) {
           subStatus = 'Blocked';
           blocked = true;
+          await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
         }
       }
       await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);

@@ -28,7 +28,8 @@ export interface PlanShapeInput {
   planType: PlanType;
   trialDays?: number;
   interval?: number;
-  installments?: number;
+  /** Null = no end, as GET answers it (accepted on update only for fixed types). */
+  installments?: number | null;
   attempts?: number;
 }
 
@@ -62,7 +63,7 @@ export function chargeCents(amount: bigint): bigint {
  * requires interval >= 20 and installments >= 1. `defaults` fills trialDays and attempts when
  * omitted (0 on create, the current values on update).
  */
-export function planTerms(input: PlanShapeInput, defaults: { trialDays: number; attempts: number }): PlanTerms {
+export function planTerms(input: PlanShapeInput, defaults: { trialDays: number; attempts: number }, options: { update?: boolean } = {}): PlanTerms {
   const errors: ErrorItem[] = [];
   const parsed = parseDecimal(input.amount, PLAN_AMOUNT);
   let amount = 0n;
@@ -80,16 +81,19 @@ export function planTerms(input: PlanShapeInput, defaults: { trialDays: number; 
     if (input.interval === undefined) errors.push({ tag: 'interval', description: 'interval is required for a Custom plan (days, at least 20).' });
     else if (input.interval < MIN_CUSTOM_INTERVAL) errors.push({ tag: 'interval', description: `interval must be at least ${MIN_CUSTOM_INTERVAL} days.` });
     else intervalDays = input.interval;
-    if (input.installments === undefined) errors.push({ tag: 'installments', description: 'installments is required for a Custom plan (at least 1).' });
+    if (input.installments === undefined || input.installments === null) errors.push({ tag: 'installments', description: 'installments is required for a Custom plan (at least 1).' });
     else if (input.installments < 1) errors.push({ tag: 'installments', description: 'installments must be at least 1.' });
     else installments = input.installments;
   } else {
-    for (const field of ['interval', 'installments'] as const) {
-      if (input[field] !== undefined) {
-        errors.push({ tag: field, description: `${field} must not be sent for a ${input.planType} plan: the plan type sets it.` });
-      }
-    }
     intervalDays = FIXED_INTERVALS[input.planType];
+    // An update accepts what GET answers (the type's own interval, installments null), so a plan
+    // read back can be posted back; a create keeps the contract's "must not be sent" (section 8).
+    if (input.interval !== undefined && !(options.update && input.interval === intervalDays)) {
+      errors.push({ tag: 'interval', description: `interval must not be sent for a ${input.planType} plan: the plan type sets it (${intervalDays} days).` });
+    }
+    if (input.installments !== undefined && !(options.update && input.installments === null)) {
+      errors.push({ tag: 'installments', description: `installments must not be sent for a ${input.planType} plan: it has no end (omit it or send null).` });
+    }
   }
   if (errors.length > 0) throw new ApiError(400, errors);
   return {

@@ -7,6 +7,8 @@ import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { billingsRepository } from './billings-repository.js';
 import { planTerms, type PlanShapeInput } from './plan-rules.js';
+import type { BillingEngine } from './engine.js';
+import { billingEvent, planEvent, subscriptionEvent } from './events.js';
 import { plansRepository, type PlanSortColumn } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { toPlan, type PlanRow, type PlanView } from './views.js';
@@ -46,6 +48,7 @@ export class PlanService {
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
+    private readonly engine: Pick<BillingEngine, 'emit'>,
   ) {}
 
   async create(principal: Principal, body: PlanBody): Promise<string> {
@@ -87,14 +90,16 @@ export class PlanService {
   /**
    * The seed's update rules: the amount of an Active plan cannot change (409), and a plan with
    * subscriptions changes only name and description (409). trialDays and attempts omitted keep
-   * their values; interval and installments follow the type rules as on create.
+   * their values; interval and installments follow the type rules as on create, except that what
+   * GET answers for a fixed type (its own interval, installments null) is accepted: a plan read
+   * back can be posted as an update.
    */
   async update(principal: Principal, planId: string, body: PlanBody & { merchantId: string }): Promise<string> {
     // The path's id first: another merchant's plan is 404 (no existence leak) whatever the body
     // says; only then is a body merchantId that is not the caller's 403.
     const row = await this.find(principal, planId);
     requireOwnMerchantId(principal, body.merchantId, 'merchantId');
-    const terms = planTerms(body, { trialDays: row.trial_days, attempts: row.attempts });
+    const terms = planTerms(body, { trialDays: row.trial_days, attempts: row.attempts }, { update: true });
     const next: Partial<PlanRow> = {
       name: body.name,
       description: body.description,
@@ -128,9 +133,19 @@ export class PlanService {
     await this.database.db.transaction().execute(async (trx) => {
       // First: it takes the plan row's lock, which a concurrent subscribe waits for (PostgreSQL).
       await plansRepository.update(trx, planId, { status, updated_at: at });
-      if (status !== 'Canceled') return;
-      await billingsRepository.cancelOpenedOfPlan(trx, planId, { by: principal.userName, at });
-      await subscriptionsRepository.cancelLiveOfPlan(trx, planId, at);
+      if (status !== 'Canceled') {
+        await this.engine.emit(trx, [planEvent(row, row.status, status, at)]);
+        return;
+      }
+      const billings = await billingsRepository.cancelOpenedOfPlan(trx, planId, { by: principal.userName, at });
+      const subscriptions = await subscriptionsRepository.cancelLiveOfPlan(trx, planId, at);
+      const accountOf = new Map(subscriptions.map((s) => [s.subscription_id, s.account_number]));
+      const reason = 'The plan was canceled.';
+      await this.engine.emit(trx, [
+        planEvent(row, row.status, status, at),
+        ...billings.map((b) => billingEvent('billing.canceled', { ...b, account_number: accountOf.get(b.subscription_id)! }, at, { reason })),
+        ...subscriptions.map((s) => subscriptionEvent('subscription.canceled', s, s.oldStatus, at, { reason })),
+      ]);
     });
     return planId;
   }

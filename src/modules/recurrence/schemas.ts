@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import { EXAMPLES } from '../../http/examples.js';
 
 const Nullable = <T extends import('@sinclair/typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -26,16 +27,17 @@ const planFields = {
   planType: PlanType,
   trialDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Days before billing 1; default 0' })),
   paymentMethod: Type.Literal('CreditCard'),
-  interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: 'Custom only (required, >= 20 days); fixed types set it' })),
-  installments: Type.Optional(Type.Integer({ minimum: 0, maximum: 9999, description: 'Custom only (required, >= 1); fixed types have no end' })),
+  interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: "Custom only (required, >= 20 days); fixed types set it (sending the type's own value is accepted)" })),
+  // Null is accepted (it is what GET answers for a plan without end), so a plan read back can be posted as an update.
+  installments: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 9999, description: 'Custom only (required, >= 1); fixed types have no end (omit it or send null)' }))),
   attempts: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Retries after insufficient funds (51), 0..4; default 0' })),
 };
 
 export const PlanCreateBody = Type.Object({
   merchantId: Type.Optional(Type.String({ maxLength: 20, description: 'Default: the merchant of the token' })),
   ...planFields,
-});
-export const PlanUpdateBody = Type.Object({ merchantId: Type.String({ maxLength: 20 }), ...planFields });
+}, { examples: [EXAMPLES.createPlan] });
+export const PlanUpdateBody = Type.Object({ merchantId: Type.String({ maxLength: 20 }), ...planFields }, { examples: [EXAMPLES.updatePlan] });
 
 export const Plan = Type.Object({
   id: Type.String(),
@@ -59,6 +61,8 @@ export const Subscription = Type.Object({
   vaultId: Type.String(),
   orderNumber: Type.String(),
   status: Type.String({ description: 'Active, Blocked, Canceled or Finished' }),
+  blockedReason: Type.Optional(Nullable(Type.String({ description: 'Extension, Blocked only: why the charge that blocked it failed (its return message)' }))),
+  blockedReturnCode: Type.Optional(Nullable(Type.String({ description: 'Extension, Blocked only: the return code of that charge (46, 41, 43, 78)' }))),
   plan: Plan,
   createdBy: Nullable(Type.String()),
   createdDate: Type.String({ format: 'date-time' }),

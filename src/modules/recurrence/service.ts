@@ -4,6 +4,7 @@ import type { ChargeDeps } from './charge-attempt.js';
 import { BillingEngine, CHARGE_JOB, type ChargePayload } from './engine.js';
 import { PlanService } from './plans-service.js';
 import { SubscriptionService } from './subscriptions-service.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** Recurrence (contract section 8): plans, subscriptions, billings, and the engine that charges them. */
 export class RecurrenceService {
@@ -14,9 +15,17 @@ export class RecurrenceService {
 
   constructor(deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
-    this.plans = new PlanService(deps.database, deps.clock);
+    this.plans = new PlanService(deps.database, deps.clock, this.engine);
     this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards);
     this.billings = new BillingService(deps.database, deps.clock, this.engine);
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    // Children first: billings reference subscriptions, which reference plans.
+    const billings = await sandboxDelete(executor, 'billings', merchantId);
+    const subscriptions = await sandboxDelete(executor, 'subscriptions', merchantId);
+    return { billings, subscriptions, plans: await sandboxDelete(executor, 'plans', merchantId) };
   }
 
   /** The billing engine's charge job (src/context.ts registers it). */

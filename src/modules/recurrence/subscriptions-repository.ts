@@ -70,8 +70,20 @@ export const subscriptionsRepository = {
   },
 
   /** Cascade of a plan cancel: its live subscriptions are Canceled, one statement. */
-  async cancelLiveOfPlan(db: Executor, planId: string, at: string): Promise<void> {
-    await db.updateTable('subscriptions').set({ status: 'Canceled', updated_at: at }).where('plan_id', '=', planId).where('status', 'in', [...LIVE]).execute();
+  async cancelLiveOfPlan(db: Executor, planId: string, at: string): Promise<(Pick<SubscriptionRow, 'subscription_id' | 'merchant_id' | 'account_number' | 'plan_id'> & { oldStatus: string })[]> {
+    // One statement per status before, so each cancelled subscription's event tells it.
+    const canceled = [];
+    for (const from of LIVE) {
+      const rows = await db
+        .updateTable('subscriptions')
+        .set({ status: 'Canceled', updated_at: at })
+        .where('plan_id', '=', planId)
+        .where('status', '=', from)
+        .returning(['subscription_id', 'merchant_id', 'account_number', 'plan_id'])
+        .execute();
+      canceled.push(...rows.map((r) => ({ ...r, oldStatus: from })));
+    }
+    return canceled;
   },
 
   async setVault(db: Executor, subscriptionId: string, vaultId: string, at: string): Promise<void> {

@@ -9,6 +9,7 @@ import { billingsRepository } from './billings-repository.js';
 import type { BillingEngine } from './engine.js';
 import { plansRepository } from './plans-repository.js';
 import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
+import { billingEvent, subscriptionEvent } from './events.js';
 import { toSubscription, type SubscriptionRow, type SubscriptionView } from './views.js';
 
 const DAY_MS = 86_400_000;
@@ -59,11 +60,14 @@ export class SubscriptionService {
         vault_id: body.vaultId,
         order_number: body.orderNumber,
         status: 'Active',
+        blocked_reason: null,
+        blocked_return_code: null,
         created_by: principal.userName,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
       };
       await subscriptionsRepository.insert(trx, row);
+      await this.engine.emit(trx, [subscriptionEvent('subscription.active', row, '', row.created_at)]);
       await this.engine.issue(trx, row, current.amount, 1, new Date(now.getTime() + current.trial_days * DAY_MS), principal.userName);
     });
     return subscriptionId;
@@ -117,9 +121,12 @@ export class SubscriptionService {
       if (plan.installments !== null && last >= plan.installments) {
         throw conflict(`All ${plan.installments} installments of this Custom plan were already billed.`);
       }
-      if (!(await subscriptionsRepository.transition(trx, row.subscription_id, ['Blocked', 'Canceled'], 'Active', now.toISOString()))) {
+      // Active again: the reason of a past block no longer applies.
+      const cleared = { blocked_reason: null, blocked_return_code: null };
+      if (!(await subscriptionsRepository.transition(trx, row.subscription_id, ['Blocked', 'Canceled'], 'Active', now.toISOString(), cleared))) {
         throw conflict('The subscription changed status meanwhile; try again.');
       }
+      await this.engine.emit(trx, [subscriptionEvent('subscription.active', row, row.status, now.toISOString())]);
       // A charge still in flight from before the cancel keeps its billing Opened; its end issues the next one.
       if (await billingsRepository.hasOpened(trx, row.subscription_id)) return;
       await this.engine.issue(trx, row, plan.amount, last + 1, now, principal.userName);
@@ -132,7 +139,11 @@ export class SubscriptionService {
       if (!(await subscriptionsRepository.transition(trx, row.subscription_id, LIVE, 'Canceled', at))) {
         throw conflict('The subscription changed status meanwhile; try again.');
       }
-      await billingsRepository.cancelOpenedOfSubscription(trx, row.subscription_id, { by: principal.userName, at });
+      const billings = await billingsRepository.cancelOpenedOfSubscription(trx, row.subscription_id, { by: principal.userName, at });
+      await this.engine.emit(trx, [
+        subscriptionEvent('subscription.canceled', row, row.status, at),
+        ...billings.map((b) => billingEvent('billing.canceled', { ...b, account_number: row.account_number }, at, { reason: 'The subscription was canceled.' })),
+      ]);
     });
   }
 

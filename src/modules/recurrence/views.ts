@@ -29,6 +29,9 @@ export interface SubscriptionView {
   vaultId: string;
   orderNumber: string;
   status: string;
+  /** Extension, present while Blocked: why (the blocking charge's return message and code). */
+  blockedReason?: string | null;
+  blockedReturnCode?: string | null;
   plan: PlanView;
   createdBy: string | null;
   createdDate: string;
@@ -89,6 +92,7 @@ export function toSubscription(row: SubscriptionRow, plan: PlanRow): Subscriptio
     vaultId: row.vault_id,
     orderNumber: row.order_number,
     status: row.status,
+    ...(row.status === 'Blocked' ? { blockedReason: row.blocked_reason, blockedReturnCode: row.blocked_return_code } : {}),
     plan: toPlan(plan),
     createdBy: row.created_by,
     createdDate: row.created_at,

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { VirtualClock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
+import type { DB } from '../../db/schema.js';
 import { LeaseKeeper } from '../../jobs/lease-keeper.js';
 import { DEFAULT_LEASE_MS, type ClaimedJob, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/registry.js';
@@ -9,6 +10,8 @@ import { runJob, silentLogger, type JobLogger, type JobRunner } from '../../jobs
 import type { Worker } from '../../jobs/worker.js';
 
 export const CLOCK_OFFSET_SETTING = 'clock_offset_ms';
+/** Bumped by each reset: an instance that sees a new generation adopts the stored offset even though it is smaller. */
+export const CLOCK_GENERATION_SETTING = 'clock_generation';
 /** Stops a job that keeps re-enqueueing itself before the target from looping forever. */
 export const MAX_JOBS_PER_ADVANCE = 1_000_000;
 /** Jobs due at one instant claimed together: one claim per batch instead of one per job. */
@@ -45,6 +48,8 @@ export class SandboxClockService {
   private readonly leaseMs: number;
   /** Advances run one after the other: two interleaved would run jobs out of time order. */
   private tail: Promise<unknown> = Promise.resolve();
+  /** The reset generation this process has adopted ('0': never reset). */
+  private generation = '0';
 
   constructor(
     private readonly database: Database,
@@ -61,13 +66,53 @@ export class SandboxClockService {
 
   /** Adopts the persisted offset (a restart, or another instance that advanced). */
   async load(): Promise<void> {
-    const row = await this.database.db
+    const rows = await this.database.db
       .selectFrom('settings')
-      .select('value')
-      .where('key', '=', CLOCK_OFFSET_SETTING)
-      .executeTakeFirst();
-    const offset = Number(row?.value);
-    if (Number.isFinite(offset)) this.clock.syncOffset(offset);
+      .select(['key', 'value'])
+      .where('key', 'in', [CLOCK_OFFSET_SETTING, CLOCK_GENERATION_SETTING])
+      .execute();
+    const value = (key: string) => rows.find((r) => r.key === key)?.value;
+    const offset = Number(value(CLOCK_OFFSET_SETTING) ?? 0);
+    const generation = value(CLOCK_GENERATION_SETTING) ?? '0';
+    if (generation !== this.generation) {
+      // Another process reset the clock since this one last looked: time goes back here too.
+      this.generation = generation;
+      if (Number.isFinite(offset)) this.clock.resetTo(offset);
+    } else if (Number.isFinite(offset)) this.clock.syncOffset(offset);
+  }
+
+  /**
+   * The sandbox reset (src/modules/sandbox/reset-service.ts): with the local worker paused and
+   * no advance running, runs `removeData` in one transaction and, when `clockToo`, returns the
+   * clock to real time in that same transaction (a new generation, so other instances follow).
+   */
+  reset<T>(removeData: (trx: Transaction<DB>) => Promise<T>, clockToo: boolean): Promise<T> {
+    return this.serialized(async () => {
+      await this.worker?.pause();
+      const generation = clockToo ? randomUUID() : undefined;
+      try {
+        const result = await this.database.db.transaction().execute(async (trx) => {
+          const removed = await removeData(trx);
+          if (generation) {
+            for (const [key, value] of [[CLOCK_OFFSET_SETTING, '0'], [CLOCK_GENERATION_SETTING, generation]]) {
+              await trx
+                .insertInto('settings')
+                .values({ key, value })
+                .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+                .execute();
+            }
+          }
+          return removed;
+        });
+        if (generation) {
+          this.generation = generation;
+          this.clock.resetTo(0);
+        }
+        return result;
+      } finally {
+        this.worker?.resume();
+      }
+    });
   }
 
   now(): Date {

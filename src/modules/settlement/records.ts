@@ -87,51 +87,81 @@ export function summaryRecord(row: ReceivableRow) {
 /**
  * Compiled serializers of the two range-search records (issue 16): the same bytes as the
  * route's fast-json-stringify serializer gave for installmentRecord / summaryRecord (same keys
- * in schema order, numbers as `String(v / 10_000)`, strings through JSON.stringify), without
- * building an object per row. Checked byte for byte by test/settlement/conciliation-stream.test.ts.
+ * in schema order, numbers as `String(v / 10_000)`, strings as JSON.stringify writes them),
+ * without building an object per row: each reads a row as the array of its columns, in the
+ * order of INSTALLMENT_COLUMNS / SUMMARY_COLUMNS (the database hands rows over as arrays, which
+ * halves the read; see repository.ts rangePage). Checked byte for byte by
+ * test/settlement/conciliation-stream.test.ts against the old path.
  */
-const str = JSON.stringify;
+
+/** Characters JSON.stringify would escape (quote, backslash, controls) or might (surrogates, escaped when lone). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** A JSON string: most values (dates, codes, ids) need no escaping, and quoting them is cheaper than JSON.stringify. */
+const str = (v: string): string => (NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`);
 const strOrNull = (v: string | null): string => (v === null ? 'null' : str(v));
 const dateTimeOrNull = (date: string | null): string => (date === null ? 'null' : `"${date}T00:00:00.000Z"`);
 
-/** Columns an installment record needs (plus the keyset's transaction_at, installment_number, id). */
+/** ".0001" ... ".9999" with trailing zeros dropped ("" for 0): the fraction of a 10,4 value. */
+const FRACTIONS = Array.from({ length: 10_000 }, (_, f) => (f === 0 ? '' : `.${String(f).padStart(4, '0')}`.replace(/0+$/, '')));
+
+/**
+ * The JSON text of a 10,4 value stored in ten-thousandths (an integer): the same text as
+ * `String(v / 10_000)` (what the schema serializer wrote), built from the integer and fraction
+ * parts instead of a float-to-shortest-decimal conversion (~10 per record). The same because
+ * the decimal has at most 4 fraction digits and fewer than 16 significant ones, so it is the
+ * shortest text naming the float nearest to it, and it is never below 1e-6 nor above 1e21
+ * (where JavaScript switches to exponents). test/settlement/conciliation-stream.test.ts compares the two.
+ */
+export function d4Text(v: number): string {
+  if (v < 0) return `-${d4Text(-v)}`;
+  if (v < 10_000) return v === 0 ? '0' : `0${FRACTIONS[v]}`;
+  const fraction = v % 10_000;
+  return `${(v - fraction) / 10_000}${FRACTIONS[fraction]}`;
+}
+
+/** Columns an installment record needs (plus the keyset's id); installmentJson reads them by position. */
 export const INSTALLMENT_COLUMNS = [
   'id', 'transaction_at', 'terminal', 'card_number', 'card_type', 'card_name', 'cod_auth', 'nsu', 'installment_number', 'installments_count',
   'installment_value', 'transaction_total_value', 'installment_status', 'mdr_value', 'mdr_tax', 'trn_fee_installment', 'trn_fee_transaction',
   'af_fee_installment', 'af_fee_transaction', 'prepayment_value', 'prepayment_tax', 'received_value', 'expected_date', 'effective_date',
   'received_type', 'received_status', 'reference', 'source_id', 'splits',
 ] as const;
-export type InstallmentColumns = Pick<ReceivableRow, (typeof INSTALLMENT_COLUMNS)[number]>;
 
-/** Columns a summary record needs (plus the keyset's). */
+/** Columns a summary record needs (plus the keyset's id and installment_number); summaryJson reads them by position. */
 export const SUMMARY_COLUMNS = [
   'id', 'transaction_at', 'installment_number', 'terminal', 'card_number', 'card_type', 'card_name', 'nsu', 'cod_auth', 'installments_count',
   'transaction_total_value', 'installment_status', 'reference', 'source_id',
 ] as const;
-export type SummaryColumns = Pick<ReceivableRow, (typeof SUMMARY_COLUMNS)[number]>;
 
-export function installmentJson(r: InstallmentColumns): string {
+/** A row read for a range search: its columns' values in the order of INSTALLMENT_COLUMNS or SUMMARY_COLUMNS. */
+export type ColumnValues = any[];
+
+/** Where the keyset's columns (transaction_at, installment_number, id) sit in each row shape. */
+export const KEY_POSITIONS = {
+  installment: { at: 1, n: 8, id: 0 },
+  summary: { at: 1, n: 2, id: 0 },
+} as const;
+
+export function installmentJson(r: ColumnValues): string {
   return (
-    `{"transactionDate":${str(r.transaction_at)},"terminal":${str(r.terminal)},"cardNumber":${strOrNull(r.card_number)},` +
-    `"cardType":${str(r.card_type)},"cardName":${str(r.card_name)},"codAuth":${str(r.cod_auth)},"nsu":${str(r.nsu)},` +
-    `"installmentNumber":${r.installment_number},"installmentsCount":${r.installments_count},` +
-    `"installmentValue":${r.installment_value / 10_000},"transactionTotalValue":${r.transaction_total_value / 10_000},` +
-    `"installmentStatus":${str(r.installment_status)},"discountMdrValue":${r.mdr_value / 10_000},"discountMdrTax":${r.mdr_tax / 10_000},` +
-    `"discountTrnRateInstalmentValue":${r.trn_fee_installment / 10_000},"discountTrnRateTransactionValue":${r.trn_fee_transaction / 10_000},` +
-    `"discountAntifraudRateInstalmentValue":${r.af_fee_installment / 10_000},"discountAntifraudRateTransactionValue":${r.af_fee_transaction / 10_000},` +
-    `"discountAntecipationValue":${r.prepayment_value / 10_000},"discountAntecipationTax":${r.prepayment_tax / 10_000},` +
-    `"receivedValue":${r.received_value / 10_000},"receivedDateForeast":${dateTimeOrNull(r.expected_date)},` +
-    `"receivedDateEffective":${dateTimeOrNull(r.effective_date)},"receivedType":${str(r.received_type)},"receivedStatus":${str(r.received_status)},` +
-    `"transactionReference":${strOrNull(r.reference)},"transactionPaymentIdWeb":${str(r.source_id)}` +
-    (r.splits === null ? '}' : `,"splits":${str(splitsOf(r))}}`)
+    '{"transactionDate":' + str(r[1]) + ',"terminal":' + str(r[2]) + ',"cardNumber":' + strOrNull(r[3]) + ',"cardType":' + str(r[4]) +
+    ',"cardName":' + str(r[5]) + ',"codAuth":' + str(r[6]) + ',"nsu":' + str(r[7]) + ',"installmentNumber":' + r[8] +
+    ',"installmentsCount":' + r[9] + ',"installmentValue":' + d4Text(r[10]) + ',"transactionTotalValue":' + d4Text(r[11]) +
+    ',"installmentStatus":' + str(r[12]) + ',"discountMdrValue":' + d4Text(r[13]) + ',"discountMdrTax":' + d4Text(r[14]) +
+    ',"discountTrnRateInstalmentValue":' + d4Text(r[15]) + ',"discountTrnRateTransactionValue":' + d4Text(r[16]) +
+    ',"discountAntifraudRateInstalmentValue":' + d4Text(r[17]) + ',"discountAntifraudRateTransactionValue":' + d4Text(r[18]) +
+    ',"discountAntecipationValue":' + d4Text(r[19]) + ',"discountAntecipationTax":' + d4Text(r[20]) + ',"receivedValue":' + d4Text(r[21]) +
+    ',"receivedDateForeast":' + dateTimeOrNull(r[22]) + ',"receivedDateEffective":' + dateTimeOrNull(r[23]) + ',"receivedType":' + str(r[24]) +
+    ',"receivedStatus":' + str(r[25]) + ',"transactionReference":' + strOrNull(r[26]) + ',"transactionPaymentIdWeb":' + str(r[27]) +
+    (r[28] === null ? '}' : ',"splits":' + JSON.stringify(splitsOf({ splits: r[28], installment_value: r[10], received_value: r[21] })) + '}')
   );
 }
 
-export function summaryJson(r: SummaryColumns): string {
+export function summaryJson(r: ColumnValues): string {
   return (
-    `{"transactionDate":${str(r.transaction_at)},"terminal":${str(r.terminal)},"cardNumber":${strOrNull(r.card_number)},` +
-    `"cardType":${str(r.card_type)},"cardName":${str(r.card_name)},"nsu":${str(r.nsu)},"codAuth":${str(r.cod_auth)},` +
-    `"installments":${r.installments_count},"amount":${r.transaction_total_value / 10_000},"transactionStatus":${str(r.installment_status)},` +
-    `"transactionReference":${strOrNull(r.reference)},"transactionPaymentIdWeb":${str(r.source_id)}}`
+    '{"transactionDate":' + str(r[1]) + ',"terminal":' + str(r[3]) + ',"cardNumber":' + strOrNull(r[4]) + ',"cardType":' + str(r[5]) +
+    ',"cardName":' + str(r[6]) + ',"nsu":' + str(r[7]) + ',"codAuth":' + str(r[8]) + ',"installments":' + r[9] +
+    ',"amount":' + d4Text(r[10]) + ',"transactionStatus":' + str(r[11]) + ',"transactionReference":' + strOrNull(r[12]) +
+    ',"transactionPaymentIdWeb":' + str(r[13]) + '}'
   );
 }

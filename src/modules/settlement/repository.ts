@@ -1,14 +1,16 @@
-import { sql, type Insertable } from 'kysely';
-import type { Executor } from '../../db/connection.js';
+import { CompiledQuery, sql, type Insertable } from 'kysely';
+import type SQLite from 'better-sqlite3';
+import type { Database, Executor } from '../../db/connection.js';
+import { insertRows } from '../../db/prepared.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, SUMMARY_COLUMNS, type InstallmentColumns, type ReceivableRow, type SummaryColumns } from './records.js';
+import { INSTALLMENT_COLUMNS, KEY_POSITIONS, SUMMARY_COLUMNS, type ColumnValues, type ReceivableRow } from './records.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
 
 /** What an installment's notification needs of its row. */
-const INSTALLMENT_CHANGE = ['merchant_id', 'account_number', 'nsu', 'cod_auth', 'installment_number', 'transaction_at'] as const;
+const INSTALLMENT_CHANGE = ['merchant_id', 'account_number', 'nsu', 'cod_auth', 'installment_number', 'transaction_at', 'source_type', 'source_id'] as const;
 export type InstallmentChange = Pick<ReceivableRow, (typeof INSTALLMENT_CHANGE)[number]> & Partial<Pick<ReceivableRow, 'installment_status' | 'received_status'>>;
 
 /** Where a range read stopped: the answer order is (transaction_at, installment_number, id). */
@@ -18,11 +20,51 @@ export interface RangeKey {
   id: number;
 }
 export type RangeKind = 'operation-date' | 'operation-date-installments' | 'payment-date';
-export type RangeRow<K extends RangeKind> = K extends 'operation-date' ? SummaryColumns : InstallmentColumns;
+
+/**
+ * The SQL text of a range page, built once per shape and engine: parameters are, in order, the
+ * account, the end bound, the start bound(s), the keyset (at, at, at, n, n, id) when resuming,
+ * the limit, the offset when paging by offset.
+ */
+function rangePageSql(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: boolean, offset: boolean): string {
+  let n = 0;
+  const p = () => (dialect === 'sqlite' ? '?' : `$${++n}`);
+  const columns = (kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS).join(', ');
+  let where = `account_number = ${p()} and transaction_at < ${p()}`;
+  if (kind === 'payment-date') where += ` and receipt_date >= ${p()} and receipt_date <= ${p()}`;
+  else where += ` and transaction_at >= ${p()}`;
+  if (kind === 'operation-date') where += ' and installment_number = 1';
+  // The first condition bounds the index scan; the second is the exact keyset.
+  if (resume) where += ` and transaction_at >= ${p()} and (transaction_at > ${p()} or (transaction_at = ${p()} and (installment_number > ${p()} or (installment_number = ${p()} and id > ${p()}))))`;
+  return `select ${columns} from receivables where ${where} order by transaction_at, installment_number, id limit ${p()}${offset ? ` offset ${p()}` : ''}`;
+}
+
+const pageSql = new Map<string, string>();
+/** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
+const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
+
+/** Runs a range page's SQL with rows as arrays: on the driver's own handle when the database exposes one, else through Kysely. */
+async function rowsAsArrays(database: Database, text: string, parameters: unknown[]): Promise<ColumnValues[]> {
+  const raw = database.raw;
+  if (raw && 'sqlite' in raw) {
+    let statements = sqliteStatements.get(raw.sqlite);
+    if (!statements) sqliteStatements.set(raw.sqlite, (statements = new Map()));
+    let statement = statements.get(text);
+    if (!statement) statements.set(text, (statement = raw.sqlite.prepare(text).raw(true)));
+    // Holding Kysely's connection for the read: SQLite has one connection, and a transaction of
+    // another request may be open on it across an await; read outside the lock, this page would
+    // see that transaction's rows before its commit (or rollback).
+    const prepared = statement;
+    return database.db.connection().execute(async () => prepared.all(...parameters) as ColumnValues[]);
+  }
+  if (raw && 'pool' in raw) return (await raw.pool.query({ text, values: parameters, rowMode: 'array' })).rows as ColumnValues[];
+  const result = await database.db.executeQuery(CompiledQuery.raw(text, parameters));
+  return (result.rows as Record<string, unknown>[]).map((row) => Object.values(row));
+}
 
 export const receivablesRepository = {
   async insert(db: Executor, rows: Insertable<ReceivablesTable>[]): Promise<void> {
-    if (rows.length > 0) await db.insertInto('receivables').values(rows).execute();
+    await insertRows(db, 'receivables', rows);
   },
 
   /** A blocked sale approved by review: its blocked installments become approved. */
@@ -103,43 +145,44 @@ export const receivablesRepository = {
 
   /**
    * One page of a range search, in the answer order (transaction_at, installment_number, id),
-   * after `after` (keyset) or at `offset` (integrators' paging). Operation-date ranges are a range
-   * scan of receivables_account_tx_idx, already in that order (SQLite keeps the rowid, our id, at
-   * the end of every index entry; PostgreSQL adds an incremental sort on id within ties). The
-   * payment-date range walks the same index, filtering receipt_date: a receipt never comes before
-   * its sale's date (expected D+0 or later, received or prepaid later still), so the walk stops at
-   * the range's end; it starts at the account's first sale, the price of answering in sale order.
+   * after `after` (keyset) or at `offset` (integrators' paging), each row as the array of its
+   * columns (INSTALLMENT_COLUMNS, or SUMMARY_COLUMNS for operation-date). Read on the drivers'
+   * own handles with a prepared statement: Kysely would build the query (cheap) and an object
+   * per row (half the cost of the read at ~90,000 rows). Operation-date ranges are a range scan
+   * of the sale-order index (receivables_account_tx_idx on SQLite, which keeps the rowid, our id,
+   * at the end of every index entry: already the answer order; receivables_account_tx_receipt_idx
+   * on PostgreSQL, migration 0012, with an incremental sort on id within ties). The payment-date
+   * range walks the same index, filtering receipt_date (on PostgreSQL on the index entries): a
+   * receipt never comes before its sale's date (expected D+0 or later, received or prepaid later
+   * still), so the walk stops at the range's end; it starts at the account's first sale, the
+   * price of answering in sale order (measured: ~15% more than an operation-date range of as many
+   * rows on SQLite, see docs/performance.md).
    */
-  rangePage<K extends RangeKind>(
-    db: Executor,
-    kind: K,
+  rangePage(
+    database: Database,
+    kind: RangeKind,
     account: number,
     start: string,
     end: string,
     page: { after?: RangeKey; offset?: number; limit: number },
-  ): Promise<RangeRow<K>[]> {
+  ): Promise<ColumnValues[]> {
     const [from, to] = dayRange(start, end);
-    let q = db
-      .selectFrom('receivables')
-      .select(kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS)
-      .where('account_number', '=', account)
-      .where('transaction_at', '<', to);
-    if (kind === 'payment-date') q = q.where('receipt_date', '>=', start).where('receipt_date', '<=', end);
-    else q = q.where('transaction_at', '>=', from);
-    if (kind === 'operation-date') q = q.where('installment_number', '=', 1);
     const k = page.after;
-    if (k) {
-      // The first condition bounds the index scan; the second is the exact keyset.
-      q = q.where('transaction_at', '>=', k.at).where((eb) =>
-        eb.or([
-          eb('transaction_at', '>', k.at),
-          eb.and([eb('transaction_at', '=', k.at), eb.or([eb('installment_number', '>', k.n), eb.and([eb('installment_number', '=', k.n), eb('id', '>', k.id)])])]),
-        ]),
-      );
-    }
-    q = q.orderBy('transaction_at').orderBy('installment_number').orderBy('id').limit(page.limit);
-    if (page.offset) q = q.offset(page.offset);
-    return q.execute() as Promise<RangeRow<K>[]>;
+    const offset = page.offset !== undefined && page.offset > 0;
+    const key = `${database.dialect} ${kind} ${k ? 1 : 0} ${offset ? 1 : 0}`;
+    let text = pageSql.get(key);
+    if (text === undefined) pageSql.set(key, (text = rangePageSql(database.dialect, kind, k !== undefined, offset)));
+    const parameters: unknown[] = [account, to, ...(kind === 'payment-date' ? [start, end] : [from])];
+    if (k) parameters.push(k.at, k.at, k.at, k.n, k.n, k.id);
+    parameters.push(page.limit);
+    if (offset) parameters.push(page.offset);
+    return rowsAsArrays(database, text, parameters);
+  },
+
+  /** Where a page's last row puts the keyset of the next. */
+  keyOf(kind: RangeKind, row: ColumnValues): RangeKey {
+    const at = KEY_POSITIONS[kind === 'operation-date' ? 'summary' : 'installment'];
+    return { at: row[at.at], n: row[at.n], id: Number(row[at.id]) };
   },
 
   byCode(db: Executor, account: number, nsu: string, codAuth?: string): Promise<ReceivableRow[]> {

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { EXAMPLES } from '../../http/examples.js';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(t: T) => Type.Union([t, Type.Null()]);
 const Percent = Type.Number({ minimum: 0, maximum: 100, description: 'Percent, up to 4 decimals' });
@@ -16,7 +17,7 @@ export const PricingPatch = Type.Object({
   transactionFee: Type.Optional(Type.Number()),
   antifraudFee: Type.Optional(Type.Number()),
   prepayment: Type.Optional(Type.Partial(Type.Object({ monthlyRate: Type.Number(), automatic: Type.Boolean() }))),
-});
+}, { examples: [EXAMPLES.updatePricing] });
 
 const D4 = Type.Number({ description: 'decimal 10,4' });
 
@@ -105,7 +106,7 @@ export const PrepaymentBody = Type.Object({
     }),
   ),
   all: Type.Optional(Type.Boolean()),
-});
+}, { examples: [EXAMPLES.createPrepayment] });
 
 export const PrepaymentResult = Type.Object({
   receivedDate: Type.String({ description: 'YYYY-MM-DD: the new receipt date of every anticipated installment' }),

@@ -4,8 +4,8 @@ import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
-import { installmentJson, installmentRecord, summaryJson, summaryRecord } from './records.js';
-import { receivablesRepository, type RangeKey, type RangeKind, type RangeRow } from './repository.js';
+import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
+import { receivablesRepository, type RangeKey, type RangeKind } from './repository.js';
 
 function isoDate(value: string, tag: string): string {
   if (!isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date YYYY-MM-DD.`);
@@ -81,7 +81,7 @@ export function rangeState(ctx: AppContext): RangeState {
   return s;
 }
 
-const serialize: { [K in RangeKind]: (row: RangeRow<K>) => string } = {
+const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
   'operation-date': summaryJson,
   'operation-date-installments': installmentJson,
   'payment-date': installmentJson,
@@ -119,10 +119,10 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
     if (left > 0) state.running.set(merchant, left);
     else state.running.delete(merchant);
   };
-  const toJson = serialize[kind] as (row: RangeRow<RangeKind>) => string;
+  const toJson = serialize[kind];
   async function* pages(): AsyncGenerator<string[]> {
     try {
-      const db = ctx.database.db;
+      const db = ctx.database;
       if (paged) {
         // One slice: at most 10,000 rows (the schema's bound), read and sent as one batch.
         const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
@@ -138,8 +138,7 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
         state.reads.rows += rows.length;
         if (rows.length > 0) yield rows.map(toJson);
         if (rows.length < settings.pageRows) return;
-        const last = rows[rows.length - 1];
-        after = { at: last.transaction_at, n: last.installment_number, id: last.id };
+        after = receivablesRepository.keyOf(kind, rows[rows.length - 1]);
       }
     } finally {
       release();

@@ -11,7 +11,8 @@ import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
 import { installmentRecord, type ReceivableRow } from './records.js';
 import { receivablesRepository, type InstallmentChange } from './repository.js';
-import { recordNotifications, type AccountEvent } from '../webhooks/outbox.js';
+import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -68,6 +69,17 @@ function installmentEvent(r: InstallmentChange, oldValue: string, newValue: stri
   };
 }
 
+/** The catalogue's event of the same installment change (docs/events.md). */
+function installmentBusinessEvent(r: InstallmentChange, oldStatus: string, status: 'Paid' | 'Canceled', at: string): BusinessEvent {
+  return {
+    merchantId: r.merchant_id,
+    accountNumber: Number(r.account_number),
+    type: status === 'Paid' ? 'payment.installment_paid' : 'payment.installment_canceled',
+    at,
+    data: { source: r.source_type, sourceId: r.source_id, nsu: r.nsu, authorizationCode: r.cod_auth, installmentNumber: r.installment_number, oldStatus, status },
+  };
+}
+
 /**
  * Receivables (contract section 9): created with the sale in the same transaction, settled by a
  * daily sweep. One sweep job per business day that has something due (dedupe key
@@ -100,7 +112,14 @@ export class SettlementService {
       const canceled = await receivablesRepository.cancel(trx, payment.payment_id);
       // An installment already received reads Paid before; an open one, its A or B status.
       const before = (r: InstallmentChange) => (r.received_status === 'P' ? 'Paid' : r.installment_status === 'B' ? 'Blocked' : 'Authorized');
-      await recordNotifications(trx, this.queue, canceled.map((r) => installmentEvent(r, before(r), 'Canceled', this.clock.now().toISOString())));
+      const at = this.clock.now().toISOString();
+      await recordNotifications(
+        trx,
+        this.queue,
+        canceled.map((r) => installmentEvent(r, before(r), 'Canceled', at)),
+        [],
+        canceled.map((r) => installmentBusinessEvent(r, before(r), 'Canceled', at)),
+      );
     }
   }
 
@@ -131,7 +150,13 @@ export class SettlementService {
     const received = await receivablesRepository.markReceived(trx, ids, today);
     const at = this.clock.now().toISOString();
     // Each installment's InstallmentStatus first, then the payment's Paid when it was the last one.
-    await recordNotifications(trx, this.queue, received.map((r) => installmentEvent(r, 'Authorized', 'Paid', at)));
+    await recordNotifications(
+      trx,
+      this.queue,
+      received.map((r) => installmentEvent(r, 'Authorized', 'Paid', at)),
+      [],
+      received.map((r) => installmentBusinessEvent(r, 'Authorized', 'Paid', at)),
+    );
     for (const p of await receivablesRepository.fullyReceivedPayments(trx, ids)) {
       await this.payments().recordPaid(trx, p.source_id, at);
     }
@@ -182,14 +207,19 @@ export class SettlementService {
       }
       if (done.length > 0) await this.scheduleSweep(trx, target);
       const sum = (f: (r: ReceivableRow) => number) => done.reduce((acc, r) => acc + BigInt(f(r)), 0n);
-      return {
-        receivedDate: target,
-        count: done.length,
-        totalReceivedValue: toJsonNumber(sum((r) => r.received_value), 4),
-        totalDiscount: toJsonNumber(sum((r) => r.prepayment_value), 4),
-        items: done.map(installmentRecord),
-      };
+      const totals = { receivedDate: target, count: done.length, totalReceivedValue: toJsonNumber(sum((r) => r.received_value), 4), totalDiscount: toJsonNumber(sum((r) => r.prepayment_value), 4) };
+      if (done.length > 0) {
+        const items = done.map((r) => ({ nsu: r.nsu, installmentNumber: r.installment_number }));
+        await recordEvents(trx, this.queue, [{ merchantId, accountNumber: account, type: 'prepayment.made', at: this.clock.now().toISOString(), data: { ...totals, items } }]);
+      }
+      return { ...totals, items: done.map(installmentRecord) };
     });
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  // Pricing is the merchant's configuration and stays.
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return { receivables: await sandboxDelete(executor, 'receivables', merchantId) };
   }
 
   /** The sweep job (src/context.ts registers it). */

@@ -3,14 +3,19 @@ import type { Executor } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
 import type { JobQueue, NewJob } from '../../jobs/queue.js';
+import { receives, type EventType } from './event-types.js';
 
 /**
  * The transactional outbox of notifications. Every writer of an event row (a payment's status,
- * an installment received or canceled, a bank slip's status, a Pix charge paid) calls
- * `recordNotifications` in the same transaction: the notification and its delivery job commit
+ * an installment received or canceled, a bank slip's status, a Pix charge paid) and of a
+ * catalogue event (docs/events.md) calls `recordNotifications` or `recordEvents` in the same
+ * transaction: the notification and its delivery job commit
  * with the change or not at all, and in the order the events were written.
  */
-const subscriptionOf = prepared<{ account: number }, { account_number: number }>((db, v) => db.selectFrom('webhook_subscriptions').select('account_number').where('account_number', '=', v('account')));
+const subscriptionOf = prepared<{ account: number }, SubscriptionChoice>((db, v) =>
+  db.selectFrom('webhook_subscriptions').select(['account_number', 'merchant_id', 'event_types']).where('account_number', '=', v('account')),
+);
+type SubscriptionChoice = { account_number: number; merchant_id: string; event_types: string | null };
 
 export const DELIVER_JOB = 'webhook.deliver';
 /** Retries of one notification stop this long after it was made (or redelivered). */
@@ -22,6 +27,21 @@ export const RETRY_WINDOW_MS = 72 * 60 * 60 * 1000;
 export const DELIVER_JOB_MAX_ATTEMPTS = 25;
 
 export type WebhookType = 'TransactionStatus' | 'InstallmentStatus' | 'BankSlipStatus';
+
+/**
+ * A business state change (docs/events.md): delivered to the subscriptions that chose its type,
+ * with the body `{movementId, type, moment, data}`. `accountNumber` null: a change of the
+ * merchant as a whole (a plan), delivered to each of its accounts' subscriptions that chose it.
+ */
+export interface BusinessEvent {
+  merchantId: string;
+  accountNumber: number | null;
+  type: EventType;
+  /** Business time of the change (ISO). */
+  at: string;
+  /** What changed; amounts as the resource's own API shows them (docs/events.md). */
+  data: Record<string, unknown>;
+}
 /** The transaction and installment values that are notified (seed "Events" 1). */
 export const NOTIFIED_STATUSES: readonly string[] = ['Authorized', 'Canceled', 'Blocked', 'Paid'];
 
@@ -59,30 +79,57 @@ export const deliverJobKey = (notificationId: number) => `${DELIVER_JOB}:${notif
  * transaction and the process's queue. Account events become notifications only for accounts
  * with a subscription at this moment (one indexed look-up for the lot); callbacks always do.
  */
-export function recordNotifications(db: Executor, queue: JobQueue, events: AccountEvent[], callbacks: PaymentCallback[] = []): Promise<void> {
-  return writeNotifications(db, events, callbacks, (jobs) => queue.enqueueMany(db, jobs));
+export function recordNotifications(db: Executor, queue: JobQueue, events: AccountEvent[], callbacks: PaymentCallback[] = [], business: BusinessEvent[] = []): Promise<void> {
+  return writeNotifications(db, events, callbacks, business, (jobs) => queue.enqueueMany(db, jobs));
+}
+
+/** Business events only (docs/events.md), in the caller's transaction: see recordNotifications. */
+export function recordEvents(db: Executor, queue: JobQueue, business: BusinessEvent[]): Promise<void> {
+  return recordNotifications(db, queue, [], [], business);
+}
+
+/**
+ * The subscriptions that may hear of these changes: one indexed look-up for the lot, whatever
+ * the mix of types (the card payment path stays at one query per change).
+ */
+async function subscriptionsFor(db: Executor, events: AccountEvent[], business: BusinessEvent[]): Promise<SubscriptionChoice[]> {
+  const accounts = [...new Set([...events.map((e) => e.accountNumber), ...business.flatMap((e) => (e.accountNumber === null ? [] : [e.accountNumber]))])];
+  const merchants = [...new Set(business.flatMap((e) => (e.accountNumber === null ? [e.merchantId] : [])))];
+  if (accounts.length === 0 && merchants.length === 0) return [];
+  // One account is the common case (a payment's change): a statement compiled once.
+  if (merchants.length === 0 && accounts.length === 1) return (await subscriptionOf.execute(db, { account: accounts[0] })).rows;
+  return db
+    .selectFrom('webhook_subscriptions')
+    .select(['account_number', 'merchant_id', 'event_types'])
+    .where((eb) => eb.or([...(accounts.length > 0 ? [eb('account_number', 'in', accounts)] : []), ...(merchants.length > 0 ? [eb('merchant_id', 'in', merchants)] : [])]))
+    .orderBy('account_number')
+    .execute();
 }
 
 async function writeNotifications(
   db: Executor,
   events: AccountEvent[],
   callbacks: PaymentCallback[],
+  business: BusinessEvent[],
   enqueue: (jobs: NewJob[], at: Date) => Promise<unknown>,
 ): Promise<void> {
-  if (events.length === 0 && callbacks.length === 0) return;
-  const subscribed = new Set<number>();
-  if (events.length > 0) {
-    const accounts = [...new Set(events.map((e) => e.accountNumber))];
-    // One account is the common case (a payment's change): a statement compiled once.
-    const rows = accounts.length === 1 ? (await subscriptionOf.execute(db, { account: accounts[0] })).rows : await db.selectFrom('webhook_subscriptions').select('account_number').where('account_number', 'in', accounts).execute();
-    for (const row of rows) subscribed.add(Number(row.account_number));
-  }
+  if (events.length === 0 && callbacks.length === 0 && business.length === 0) return;
+  const subscriptions = await subscriptionsFor(db, events, business);
+  const choiceOf = new Map(subscriptions.map((s) => [Number(s.account_number), s.event_types]));
+  const hears = (account: number, type: string) => choiceOf.has(account) && receives(choiceOf.get(account)!, type);
   const rows: Insertable<WebhookNotificationsTable>[] = [];
   for (const e of events) {
-    if (!subscribed.has(e.accountNumber)) continue;
+    if (!hears(e.accountNumber, e.type)) continue;
     // Key order is the seed's; movementId goes first when the body is sent (deliveryBody).
     const payload = { nsu: e.nsu, codAuth: e.codAuth, installmentNumber: e.installmentNumber, moment: e.at, type: e.type, oldValue: e.oldValue, newValue: e.newValue };
     rows.push(newNotification(e.merchantId, e.accountNumber, 'webhook', e.type, payload, null, e.at));
+  }
+  for (const e of business) {
+    const accounts = e.accountNumber !== null ? [e.accountNumber] : subscriptions.filter((s) => s.merchant_id === e.merchantId).map((s) => Number(s.account_number));
+    for (const account of accounts) {
+      if (!hears(account, e.type)) continue;
+      rows.push(newNotification(e.merchantId, account, 'webhook', e.type, { type: e.type, moment: e.at, data: e.data }, null, e.at));
+    }
   }
   for (const c of callbacks) {
     const payload = { paymentId: c.paymentId, status: c.status, referenceTransaction: c.referenceTransaction, amount: c.amount, moment: c.at };
@@ -146,9 +193,19 @@ export interface PaymentSubject {
   reference_transaction: string | null;
 }
 
+/** The event of each payment status a payment can reach (Pending is internal: no event). */
+const PAYMENT_EVENTS: Record<string, EventType> = {
+  Authorized: 'payment.authorized',
+  Denied: 'payment.denied',
+  Blocked: 'payment.blocked',
+  Canceled: 'payment.canceled',
+  Paid: 'payment.paid',
+};
+
 /**
  * A payment's status change: a TransactionStatus webhook for the statuses the seed notifies
- * (oldValue "" for a new transaction), and the urlCallBack for every change (Denied included).
+ * (oldValue "" for a new transaction), its payment.<status> event, and the urlCallBack for every
+ * change (Denied included).
  */
 export function recordPaymentChange(db: Executor, queue: JobQueue, p: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
   const events: AccountEvent[] = NOTIFIED_STATUSES.includes(newStatus)
@@ -157,5 +214,17 @@ export function recordPaymentChange(db: Executor, queue: JobQueue, p: PaymentSub
   const callbacks: PaymentCallback[] = p.url_callback
     ? [{ merchantId: p.merchant_id, accountNumber: Number(p.account_number), url: p.url_callback, paymentId: p.payment_id, status: newStatus, referenceTransaction: p.reference_transaction, amount: Number(p.amount), at }]
     : [];
-  return recordNotifications(db, queue, events, callbacks);
+  const type = PAYMENT_EVENTS[newStatus];
+  const business: BusinessEvent[] = type
+    ? [
+        {
+          merchantId: p.merchant_id,
+          accountNumber: Number(p.account_number),
+          type,
+          at,
+          data: { paymentId: p.payment_id, oldStatus, status: newStatus, amount: Number(p.amount), referenceTransaction: p.reference_transaction, nsu: p.nsu, authorizationCode: p.authorization_code },
+        },
+      ]
+    : [];
+  return recordNotifications(db, queue, events, callbacks, business);
 }

@@ -24,6 +24,7 @@ export const subscriptionsRepository = {
           url: row.url,
           basic_auth_sealed: row.basic_auth_sealed,
           secret_sealed: row.secret_sealed,
+          event_types: row.event_types,
           updated_at: row.updated_at,
         }),
       )

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery } from '../../http/listing.js';
+import { EXAMPLES } from '../../http/examples.js';
 
 export const AccountQuery = Type.Object({ accountNumber: Type.String({ maxLength: 20, description: 'Your account number' }) });
 
@@ -7,7 +8,14 @@ export const SubscriptionBody = Type.Object({
   url: Type.String({ minLength: 1, maxLength: 500, description: 'Absolute http(s) URL; https and a public address in production' }),
   basicAuth: Type.Optional(Type.String({ maxLength: 1024, description: 'Base64 of user:password, sent as Authorization: Basic; empty or absent for none' })),
   rotateSecret: Type.Optional(Type.Boolean({ description: 'Extension: replace the signing secret (by default a re-registration keeps it)' })),
-});
+  types: Type.Optional(
+    Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+      maxItems: 64,
+      description:
+        'Extension: the event types delivered (docs/events.md), "*" for all. Absent: a new subscription receives TransactionStatus, InstallmentStatus and BankSlipStatus, a re-registration keeps its list',
+    }),
+  ),
+}, { examples: [EXAMPLES.createWebhookSubscription] });
 export type SubscriptionBody = Static<typeof SubscriptionBody>;
 
 export const SubscriptionCreated = Type.Object({
@@ -18,6 +26,7 @@ export const SubscriptionCreated = Type.Object({
 export const SubscriptionView = Type.Object({
   url: Type.String(),
   basicAuth: Type.Boolean({ description: 'Whether basic authentication credentials are registered (they are never shown)' }),
+  types: Type.Array(Type.String(), { description: 'Extension: the event types delivered (docs/events.md)' }),
   createdDate: Type.String(),
   updatedDate: Type.String(),
 });
@@ -51,7 +60,7 @@ export const Attempt = Type.Object({
 export const Delivery = Type.Object({
   movementId: Type.Integer(),
   channel: Type.String({ description: 'webhook (the account subscription) or callback (a payment urlCallBack)' }),
-  type: Type.String({ description: 'TransactionStatus, InstallmentStatus, BankSlipStatus; PaymentStatus for callbacks' }),
+  type: Type.String({ description: 'TransactionStatus, InstallmentStatus, BankSlipStatus, an event type of docs/events.md; PaymentStatus for callbacks' }),
   status: DeliveryStatus,
   createdDate: Type.String(),
   nextAttemptAt: Type.Union([Type.String(), Type.Null()]),

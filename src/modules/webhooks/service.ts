@@ -14,6 +14,8 @@ import { DELIVER_JOB, DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, deliveryBody, RET
 import { notificationsRepository, sealedAad, subscriptionsRepository, type AttemptRow, type NotificationRow } from './repository.js';
 import type { DeliveriesQuery, Delivery, SubscriptionBody } from './schemas.js';
 import { basicAuthProblem, generateSecret } from './signature.js';
+import { typesOf, unknownTypes } from './event-types.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export interface WebhookServiceDeps {
   database: Database;
@@ -32,6 +34,17 @@ const SORTABLE = { movementId: 'id', createdDate: 'created_at', status: 'status'
 /** Subscription management and the delivery log (contract section 11). */
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
+  // Subscriptions (URL, secret) are the merchant's configuration and stay; notifications and their attempts go.
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    let attempts = executor.deleteFrom('webhook_attempts');
+    if (merchantId !== undefined) {
+      attempts = attempts.where('notification_id', 'in', executor.selectFrom('webhook_notifications').select('id').where('merchant_id', '=', merchantId));
+    }
+    const webhook_attempts = Number((await attempts.executeTakeFirst()).numDeletedRows);
+    return { webhook_attempts, webhook_notifications: await sandboxDelete(executor, 'webhook_notifications', merchantId) };
+  }
 
   /** The delivery job (src/context.ts registers it). */
   jobs(): JobDefinition[] {
@@ -59,7 +72,7 @@ export class WebhookService {
   /** POST: registers or replaces the account's URL. The signing secret is kept unless rotateSecret. */
   async subscribe(merchantId: string, accountNumber: number, body: SubscriptionBody): Promise<{ url: string; secret: string }> {
     const { database, clock, cipher } = this.deps;
-    const url = await this.checkedUrl(body.url, body.basicAuth);
+    const url = await this.checkedUrl(body.url, body.basicAuth, body.types);
     const aad = sealedAad(accountNumber);
     const now = clock.now().toISOString();
     return database.db.transaction().execute(async (trx) => {
@@ -71,6 +84,8 @@ export class WebhookService {
         url,
         basic_auth_sealed: body.basicAuth ? cipher.encrypt(body.basicAuth, aad) : null,
         secret_sealed: cipher.encrypt(secret, aad),
+        // Absent keeps the account's choice (null, the default, for a new subscription).
+        event_types: body.types !== undefined ? JSON.stringify([...new Set(body.types)]) : (existing?.event_types ?? null),
         created_at: existing?.created_at ?? now,
         updated_at: now,
       });
@@ -81,7 +96,7 @@ export class WebhookService {
   async get(accountNumber: number) {
     const row = await subscriptionsRepository.find(this.deps.database.db, accountNumber);
     if (!row) throw notFound('Webhook subscription');
-    return { url: row.url, basicAuth: row.basic_auth_sealed !== null, createdDate: row.created_at, updatedDate: row.updated_at };
+    return { url: row.url, basicAuth: row.basic_auth_sealed !== null, types: [...typesOf(row.event_types)], createdDate: row.created_at, updatedDate: row.updated_at };
   }
 
   /** DELETE: notifications stop, pending ones included (they end Canceled). */
@@ -136,8 +151,8 @@ export class WebhookService {
     });
   }
 
-  /** The URL rules of section 11, with the production address check; all problems at once. */
-  private async checkedUrl(text: string, basicAuth: string | undefined): Promise<string> {
+  /** The URL rules of section 11, with the production address check, and the type names; all problems at once. */
+  private async checkedUrl(text: string, basicAuth: string | undefined, types: string[] | undefined): Promise<string> {
     const errors: ErrorItem[] = [];
     const checked = checkUrlSyntax(text, { production: this.deps.production });
     if ('problem' in checked) {
@@ -152,6 +167,9 @@ export class WebhookService {
     }
     const authProblem = basicAuth ? basicAuthProblem(basicAuth) : null;
     if (authProblem) errors.push({ tag: 'basicAuth', description: `basicAuth ${authProblem}.` });
+    const unknown = unknownTypes(types ?? []);
+    if (unknown.length > 0) errors.push({ tag: 'types', description: `types names no event type: ${unknown.join(', ')} (see docs/events.md).` });
+    if (types !== undefined && types.length === 0) errors.push({ tag: 'types', description: 'types must name at least one event type; remove the subscription to receive none.' });
     if (errors.length > 0) throw new ApiError(400, errors);
     return text;
   }

@@ -4,6 +4,7 @@ import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { BlocklistEntry, BlocklistKind } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /**
  * POST /admin/antifraud/blocklist: a card (number or fingerprint), document, email or IP/CIDR
@@ -13,7 +14,8 @@ import { BlocklistEntry, BlocklistKind } from '../schemas.js';
 export function addBlocklistEntryRoute(app: App, ctx: AppContext): void {
   app.post('/admin/antifraud/blocklist', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'addBlocklistEntry',
       summary: 'Add a blocklist entry',
       description: 'Accepts an Idempotency-Key header. A value already listed is 409.',
       security: security.admin,
@@ -21,7 +23,7 @@ export function addBlocklistEntryRoute(app: App, ctx: AppContext): void {
         kind: BlocklistKind,
         value: Type.String({ minLength: 1, maxLength: 255, description: 'card: number or 64-hex fingerprint; document: CPF/CNPJ; email; ip: address or CIDR' }),
         reason: Type.Optional(Type.String({ maxLength: 255 })),
-      }),
+      }, { examples: [EXAMPLES.addBlocklistEntry] }),
       response: { 201: BlocklistEntry, ...errorResponses(400, 401, 409) },
     },
     config: { idempotent: true },

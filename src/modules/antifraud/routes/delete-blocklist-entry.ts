@@ -9,7 +9,9 @@ import { BlocklistEntry } from '../schemas.js';
 export function deleteBlocklistEntryRoute(app: App, ctx: AppContext): void {
   app.delete('/admin/antifraud/blocklist/:id', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'deleteBlocklistEntry',
+      description: 'Removes one blocklist entry by its id: payments it blocked stay as they are.',
       summary: 'Remove a blocklist entry',
       security: security.admin,
       params: Type.Object({ id: Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }) }),

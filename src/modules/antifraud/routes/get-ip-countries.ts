@@ -8,7 +8,9 @@ import { IpCountryRanges } from '../schemas.js';
 export function getIpCountriesRoute(app: App, ctx: AppContext): void {
   app.get('/admin/antifraud/ip-countries', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'getIpCountries',
+      description: 'The IP range to country table the anti-fraud country rule reads.',
       summary: 'Get the IP range -> country table',
       security: security.admin,
       response: { 200: IpCountryRanges, ...errorResponses(401) },

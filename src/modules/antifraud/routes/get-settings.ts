@@ -9,7 +9,9 @@ import { AntifraudSettings } from '../schemas.js';
 export function getSettingsRoute(app: App, ctx: AppContext): void {
   app.get('/admin/merchants/:merchantId/antifraud', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'getAntifraudSettings',
+      description: "A merchant's anti-fraud thresholds: velocity limits per card, document and IP, amount limits and the countries accepted.",
       summary: "Get a merchant's anti-fraud thresholds",
       security: security.admin,
       params: MerchantIdParams,

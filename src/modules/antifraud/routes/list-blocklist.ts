@@ -10,7 +10,9 @@ import { BlocklistEntry, BlocklistKind } from '../schemas.js';
 export function listBlocklistRoute(app: App, ctx: AppContext): void {
   app.get('/admin/antifraud/blocklist', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'listBlocklistEntries',
+      description: 'The blocklist (cards, documents, e-mails, IPs refused for every merchant), a page at a time; card entries show only a fingerprint.',
       summary: 'List blocklist entries',
       security: security.admin,
       querystring: Type.Composite([ListQuery, Type.Object({ kind: Type.Optional(BlocklistKind) })]),

@@ -11,7 +11,8 @@ import { IpCountryRanges } from '../schemas.js';
 export function putIpCountriesRoute(app: App, ctx: AppContext): void {
   app.put('/admin/antifraud/ip-countries', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'replaceIpCountries',
       summary: 'Replace the IP range -> country table',
       description: 'Ranges are answered in canonical form (host bits cleared). Takes effect at once on this instance, within 5 s on the others.',
       security: security.admin,

@@ -9,7 +9,8 @@ import { AntifraudSettings, AntifraudSettingsPatch } from '../schemas.js';
 export function putSettingsRoute(app: App, ctx: AppContext): void {
   app.put('/admin/merchants/:merchantId/antifraud', {
     schema: {
-      tags: ['admin'],
+      tags: ['Anti-fraud'],
+      operationId: 'updateAntifraudSettings',
       summary: "Change a merchant's anti-fraud thresholds",
       description: 'Fields left out keep their value. Takes effect at once on this instance, within 5 s on the others.',
       security: security.admin,

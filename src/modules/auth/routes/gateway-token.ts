@@ -8,7 +8,9 @@ import { TokenRequest, TokenResponse } from '../schemas.js';
 export function gatewayTokenRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/api/auth/token`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Authentication'],
+      operationId: 'createGatewayToken',
+      security: [],
       summary: 'Issue a gateway API token',
       description: 'Five failed logins for one userName within 15 minutes lock it for 15 minutes (429 with Retry-After).',
       body: TokenRequest,

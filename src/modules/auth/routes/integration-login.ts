@@ -8,7 +8,9 @@ import { TokenRequest, TokenResponse } from '../schemas.js';
 export function integrationLoginRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/authentication/login`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Authentication'],
+      operationId: 'loginIntegration',
+      security: [],
       summary: 'Issue an integration API token',
       description: '403 in the token response shape when the credential lacks the integration scope.',
       body: TokenRequest,

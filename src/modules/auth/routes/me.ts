@@ -24,12 +24,12 @@ export function meRoutes(app: App, ctx: AppContext): void {
   };
   const response = { 200: Me, ...errorResponses(401, 403) };
   app.get(`${ctx.config.gatewayBasePath}/v1/me`, {
-    schema: { tags: ['gateway'], summary: 'The merchant and credential of this token', security: security.gateway, response },
+    schema: { tags: ['Authentication'], operationId: 'getGatewayMe', description: 'The merchant, the credential and the scopes behind the gateway API token sent: a quick check that a token works.', summary: 'The merchant and credential of this token', security: security.gateway, response },
     onRequest: gatewayAuth(ctx),
     handler,
   });
   app.get(`${ctx.config.integrationBasePath}/api/me`, {
-    schema: { tags: ['integration'], summary: 'The merchant and credential of this token', security: security.integration, response },
+    schema: { tags: ['Authentication'], operationId: 'getIntegrationMe', description: 'The merchant, the credential and the scopes behind the integration API token sent: a quick check that a token works.', summary: 'The merchant and credential of this token', security: security.integration, response },
     onRequest: integrationAuth(ctx),
     handler,
   });

@@ -19,7 +19,9 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export function informationRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/information`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'getBankSlip',
+      description: 'One bank slip, by its id or its our-number: status, amounts, barcode, digitable line and history.',
       summary: 'One bank slip',
       security: security.integration,
       querystring: Type.Object({

@@ -9,7 +9,8 @@ import { AccountQuery, BankSlipDetail, IssueBody } from '../schemas.js';
 export function issueSlipRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/billissuer/issue`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'issueBankSlip',
       summary: 'Issue a bank slip',
       description:
         'Answers 201 with the detail record in status 1 (processing). Registration (barcode, digitable line, Pix code when asked) ' +

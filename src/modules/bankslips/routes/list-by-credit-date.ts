@@ -14,7 +14,9 @@ import { BankSlipCreditRecord, CreditDateQuery } from '../schemas.js';
 export function listByCreditDateRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/credit-date`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'listBankSlipsByCreditDate',
+      description: 'Bank slips whose credit date (money available to the merchant) falls in the range, a page at a time.',
       summary: 'Bank slips by credit date',
       security: security.integration,
       querystring: CreditDateQuery,

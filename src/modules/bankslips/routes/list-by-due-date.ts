@@ -11,7 +11,9 @@ import { BankSlipListRecord, DateRangeQuery } from '../schemas.js';
 export function listByDueDateRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/due-date`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'listBankSlipsByDueDate',
+      description: 'Bank slips whose due date falls in the range, a page at a time.',
       summary: 'Bank slips by due date',
       security: security.integration,
       querystring: DateRangeQuery,

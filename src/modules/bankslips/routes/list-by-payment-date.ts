@@ -11,7 +11,9 @@ import { BankSlipListRecord, DateRangeQuery } from '../schemas.js';
 export function listByPaymentDateRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/payment-date`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'listBankSlipsByPaymentDate',
+      description: 'Paid bank slips whose payment date falls in the range, a page at a time.',
       summary: 'Paid bank slips by payment date',
       security: security.integration,
       querystring: DateRangeQuery,

@@ -12,7 +12,8 @@ import { BankSlipDetail, SandboxPayBody, SlipIdParams } from '../schemas.js';
 export function sandboxPayRoute(app: App, ctx: AppContext): void {
   app.post('/sandbox/bankslips/:id/pay', {
     schema: {
-      tags: ['sandbox'],
+      tags: ['Sandbox'],
+      operationId: 'sandboxPayBankSlip',
       summary: 'Pay a bank slip',
       description: 'The body may be omitted: paid now, the amount due now.',
       security: security.admin,

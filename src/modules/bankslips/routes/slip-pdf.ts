@@ -14,7 +14,9 @@ import { AccountQuery, SlipIdParams } from '../schemas.js';
 export function slipPdfRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/:id/pdf`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Bank slips'],
+      operationId: 'getBankSlipPdf',
+      description: 'The printable bank slip as a PDF, with its barcode and digitable line.',
       summary: 'The printable bank slip (PDF)',
       security: security.integration,
       params: SlipIdParams,

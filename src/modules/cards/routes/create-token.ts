@@ -4,6 +4,7 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { Brand, EncryptedCard, NumberToken, PlainCardFields } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /**
  * POST {gateway}/v1/tokens/cards (extension): a single-use numberToken, valid 10 minutes.
@@ -12,7 +13,8 @@ import { Brand, EncryptedCard, NumberToken, PlainCardFields } from '../schemas.j
 export function createTokenRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/tokens/cards`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Cards'],
+      operationId: 'createCardToken',
       summary: 'Tokenize a card',
       description: 'Send {encryptedCard} or {cardNumber, expirationMonth, expirationYear, securityCode?}, exactly one form. Accepts an Idempotency-Key header.',
       security: security.gateway,
@@ -20,7 +22,7 @@ export function createTokenRoute(app: App, ctx: AppContext): void {
         encryptedCard: Type.Optional(EncryptedCard),
         ...PlainCardFields,
         brand: Type.Optional(Brand),
-      }),
+      }, { examples: [EXAMPLES.createCardToken] }),
       response: { 201: NumberToken, ...errorResponses(400, 401, 403, 409) },
     },
     config: { idempotent: true },

@@ -5,6 +5,7 @@ import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CARDHOLDER_NAME_MAX } from '../service.js';
 import { EncryptedCard, PlainCardFields, VaultCard } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /**
  * POST {gateway}/v1/vaults/cards (extension): stores a card for later charges (subscriptions,
@@ -13,7 +14,8 @@ import { EncryptedCard, PlainCardFields, VaultCard } from '../schemas.js';
 export function createVaultRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/vaults/cards`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Cards'],
+      operationId: 'createVaultCard',
       summary: 'Store a card in the vault',
       description: 'Exactly one source: {numberToken}, {encryptedCard} or {cardNumber, expirationMonth, expirationYear}; plus cardholderName. Accepts an Idempotency-Key header.',
       security: security.gateway,
@@ -22,7 +24,7 @@ export function createVaultRoute(app: App, ctx: AppContext): void {
         encryptedCard: Type.Optional(EncryptedCard),
         ...PlainCardFields,
         cardholderName: Type.String({ minLength: 1, maxLength: CARDHOLDER_NAME_MAX }),
-      }),
+      }, { examples: [EXAMPLES.createVaultCard] }),
       response: { 201: VaultCard, ...errorResponses(400, 401, 403, 404, 409) },
     },
     config: { idempotent: true },

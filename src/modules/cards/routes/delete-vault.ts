@@ -12,7 +12,9 @@ import { VaultIdParams } from '../schemas.js';
 export function deleteVaultRoute(app: App, ctx: AppContext): void {
   app.delete(`${ctx.config.gatewayBasePath}/v1/vaults/cards/:vaultId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Cards'],
+      operationId: 'deleteVaultCard',
+      description: 'Removes a stored card: later charges with its vaultId, and the subscriptions on it, are refused.',
       summary: 'Delete a stored card',
       security: security.gateway,
       params: VaultIdParams,

@@ -8,7 +8,9 @@ import { VaultCard, VaultIdParams } from '../schemas.js';
 export function getVaultRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/vaults/cards/:vaultId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Cards'],
+      operationId: 'getVaultCard',
+      description: 'A stored card by its vaultId: brand, masked number, expiry and holder; never the full number.',
       summary: 'Get a stored card',
       security: security.gateway,
       params: VaultIdParams,

@@ -9,7 +9,9 @@ import { CardPublicKey } from '../schemas.js';
 export function publicKeyRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/cards/public-key`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Cards'],
+      operationId: 'getCardPublicKey',
+      security: [],
       summary: 'The public key for encryptedCard',
       description: 'Keys rotate; a card encrypted with the previous key is still accepted for 24 hours after rotation.',
       response: { 200: CardPublicKey },

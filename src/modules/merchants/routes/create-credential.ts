@@ -4,6 +4,7 @@ import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { MerchantIdParams, Scope } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /**
  * POST /admin/merchants/{merchantId}/credentials: a userName and password for the APIs.
@@ -12,7 +13,8 @@ import { MerchantIdParams, Scope } from '../schemas.js';
 export function createCredentialRoute(app: App, ctx: AppContext): void {
   app.post('/admin/merchants/:merchantId/credentials', {
     schema: {
-      tags: ['admin'],
+      tags: ['Merchants'],
+      operationId: 'createCredential',
       summary: 'Issue API credentials for a merchant',
       description: 'Scopes: payments (payments, cards, vaults, payment links, Pix), recurrence (/v1/recurrences), integration (integration API). Accepts an Idempotency-Key header.',
       security: security.admin,
@@ -20,7 +22,7 @@ export function createCredentialRoute(app: App, ctx: AppContext): void {
       body: Type.Object({
         scopes: Type.Array(Scope, { minItems: 1, maxItems: 3 }),
         allowedIps: Type.Optional(Type.Array(Type.String({ maxLength: 49 }), { maxItems: 100, description: 'IP addresses or CIDR ranges; empty = any' })),
-      }),
+      }, { examples: [EXAMPLES.createCredential] }),
       response: {
         201: Type.Object({
           userName: Type.String(),

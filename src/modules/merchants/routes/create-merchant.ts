@@ -4,12 +4,14 @@ import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { Merchant } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /** POST /admin/merchants: onboard a merchant (contract section 3). */
 export function createMerchantRoute(app: App, ctx: AppContext): void {
   app.post('/admin/merchants', {
     schema: {
-      tags: ['admin'],
+      tags: ['Merchants'],
+      operationId: 'createMerchant',
       summary: 'Create a merchant',
       description: 'Accepts an Idempotency-Key header.',
       security: security.admin,
@@ -18,7 +20,7 @@ export function createMerchantRoute(app: App, ctx: AppContext): void {
         documentNumber: Type.String({ minLength: 11, maxLength: 14, description: 'CPF (11) or CNPJ (14, alphanumeric allowed), no mask' }),
         legalName: Type.Optional(Type.String({ maxLength: 255 })),
         email: Type.Optional(Type.String({ maxLength: 255, format: 'email' })),
-      }),
+      }, { examples: [EXAMPLES.createMerchant] }),
       response: { 201: Merchant, ...errorResponses(400, 401, 409) },
     },
     config: { idempotent: true },

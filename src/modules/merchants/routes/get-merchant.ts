@@ -8,7 +8,9 @@ import { Merchant, MerchantIdParams } from '../schemas.js';
 export function getMerchantRoute(app: App, ctx: AppContext): void {
   app.get('/admin/merchants/:merchantId', {
     schema: {
-      tags: ['admin'],
+      tags: ['Merchants'],
+      operationId: 'getMerchant',
+      description: 'One merchant by its id: names, document, account number and status.',
       summary: 'Get a merchant',
       security: security.admin,
       params: MerchantIdParams,

@@ -9,7 +9,9 @@ import { Merchant } from '../schemas.js';
 export function listMerchantsRoute(app: App, ctx: AppContext): void {
   app.get('/admin/merchants', {
     schema: {
-      tags: ['admin'],
+      tags: ['Merchants'],
+      operationId: 'listMerchants',
+      description: 'Every merchant, a page at a time (page, limit, sort).',
       summary: 'List merchants',
       security: security.admin,
       querystring: ListQuery,

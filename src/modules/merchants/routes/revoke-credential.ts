@@ -8,7 +8,9 @@ import type { App } from '../../../http/types.js';
 export function revokeCredentialRoute(app: App, ctx: AppContext): void {
   app.delete('/admin/credentials/:userName', {
     schema: {
-      tags: ['admin'],
+      tags: ['Merchants'],
+      operationId: 'revokeCredential',
+      description: 'Revokes a credential by its userName: it cannot log in again and the tokens it was issued stop working at once.',
       summary: 'Revoke a credential',
       security: security.admin,
       params: Type.Object({ userName: Type.String({ minLength: 1, maxLength: 30 }) }),

@@ -11,7 +11,9 @@ import { CheckoutPaymentBody, CheckoutPaymentResult, GUID } from '../schemas.js'
 export function checkoutPayRoute(app: App, ctx: AppContext): void {
   app.post('/pay/:id/payments', {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payment links'],
+      operationId: 'payPaymentLink',
+      security: [],
       summary: 'Pay a payment link (the hosted checkout page calls this)',
       description:
         'Public. The card travels only as encryptedCard (RSA-OAEP SHA-256 with GET {gateway}/cards/public-key). ' +

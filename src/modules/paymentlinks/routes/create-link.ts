@@ -8,7 +8,8 @@ import { CreatePaymentLinkBody, PaymentLinkView } from '../schemas.js';
 export function createLinkRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/paymentlink`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payment links'],
+      operationId: 'createPaymentLink',
       summary: 'Create a payment link',
       description:
         'Exactly one of qttyInstallments and qttyInstallmentsCustom. Up to qttyInstallmentsIntFree installments the payer pays value; ' +

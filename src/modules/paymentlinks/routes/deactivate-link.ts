@@ -8,7 +8,8 @@ import { LinkIdParams, PaymentLinkView } from '../schemas.js';
 export function deactivateLinkRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/paymentlink/:id/deactivate`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payment links'],
+      operationId: 'deactivatePaymentLink',
       summary: 'Deactivate a payment link',
       description: 'Only an open link (status 1). While a payer\'s payment is being processed the answer is 409 payment_in_progress.',
       security: security.gateway,

@@ -8,7 +8,8 @@ import { InformationQuery, PaymentLinkView } from '../schemas.js';
 export function getInformationRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/paymentlink/information`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payment links'],
+      operationId: 'getPaymentLinkInformation',
       summary: 'Payment link details and history',
       description: 'status/statusFormat: 1 Em Aberto, 2 Pago, 3 Expirado, 9 Desativado. A malformed id is 400; an unknown or another merchant\'s id is 404.',
       security: security.gateway,

@@ -8,7 +8,9 @@ import { PaymentIdParams, PaymentResult } from '../schemas.js';
 export function cancelPaymentRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/payments/:paymentId/cancel`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payments'],
+      operationId: 'cancelPayment',
+      description: 'Cancels an Authorized or Paid card payment for its whole amount; the acquirer is asked first and the answer is recorded.',
       summary: 'Cancel a card payment in full',
       security: security.gateway,
       params: PaymentIdParams,

@@ -8,7 +8,8 @@ import { PaymentBody, PaymentResult } from '../schemas.js';
 export function createPaymentRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/payments`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payments'],
+      operationId: 'createPayment',
       summary: 'Create a card payment',
       description:
         'One card source: numberToken, encryptedCard or vaultId. 201 for every decision (Authorized, Denied, Blocked); ' +

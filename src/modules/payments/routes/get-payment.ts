@@ -8,7 +8,9 @@ import { PaymentIdParams, PaymentResult } from '../schemas.js';
 export function getPaymentRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/payments/:paymentId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Payments'],
+      operationId: 'getPayment',
+      description: 'A card payment by its paymentId: status, amounts, installments, return code and the acquirer references.',
       summary: 'Get a card payment',
       security: security.gateway,
       params: PaymentIdParams,

@@ -9,7 +9,9 @@ import { PaymentIdParams, PaymentResult } from '../schemas.js';
 export function reviewPaymentRoute(app: App, ctx: AppContext): void {
   app.post('/admin/payments/:paymentId/review', {
     schema: {
-      tags: ['admin'],
+      tags: ['Payments'],
+      operationId: 'reviewPayment',
+      description: 'The operator approves or denies a payment the anti-fraud engine held for review; approving sends it to the acquirer.',
       summary: 'Decide on a payment held by anti-fraud review',
       security: security.admin,
       params: PaymentIdParams,

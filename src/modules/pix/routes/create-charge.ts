@@ -8,7 +8,8 @@ import { PixCharge, PixChargeBody } from '../schemas.js';
 export function createChargeRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/pix/charges`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Pix'],
+      operationId: 'createPixCharge',
       summary: 'Create a Pix charge',
       description: 'Unpaid charges become Expired after expiresIn seconds. Accepts an Idempotency-Key header.',
       security: security.gateway,

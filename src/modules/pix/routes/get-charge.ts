@@ -8,7 +8,9 @@ import { PixCharge, PixChargeParams } from '../schemas.js';
 export function getChargeRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/pix/charges/:id`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Pix'],
+      operationId: 'getPixCharge',
+      description: 'A Pix charge by its id: status, amount, the BR Code (copy and paste) and, once paid, when.',
       summary: 'Get a Pix charge',
       security: security.gateway,
       params: PixChargeParams,

@@ -8,7 +8,8 @@ import { PixCharge, PixChargeParams } from '../schemas.js';
 export function sandboxPayRoute(app: App, ctx: AppContext): void {
   app.post('/sandbox/pix/:id/pay', {
     schema: {
-      tags: ['sandbox'],
+      tags: ['Sandbox'],
+      operationId: 'sandboxPayPixCharge',
       summary: 'Pay a Pix charge (sandbox)',
       description: 'Only a Pending, unexpired charge can be paid (409 otherwise).',
       security: security.admin,

@@ -8,7 +8,8 @@ import { BillingIdParams, IdString, sendJsonString } from '../schemas.js';
 export function cancelBillingRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId/cancel`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Billings'],
+      operationId: 'cancelBilling',
       summary: 'Cancel an Opened billing',
       description: 'The subscription goes on: its next billing is issued, due interval days after this one.',
       security: security.gateway,

@@ -8,7 +8,8 @@ import { IdString, PlanCreateBody, sendJsonString } from '../schemas.js';
 export function createPlanRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Plans'],
+      operationId: 'createPlan',
       summary: 'Create a plan',
       description:
         'Fixed types (Monthly 30, Bimonthly 60, Quarterly 90, Semesterly 180, Yearly 365 days, no end) refuse interval and installments; ' +

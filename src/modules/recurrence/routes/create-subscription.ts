@@ -4,6 +4,7 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { IdString, sendJsonString } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /**
  * POST {gateway}/v1/recurrences/subscriptions: 201 with the subscription id as a JSON string.
@@ -12,7 +13,8 @@ import { IdString, sendJsonString } from '../schemas.js';
 export function createSubscriptionRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Subscriptions'],
+      operationId: 'createSubscription',
       summary: 'Subscribe a stored card to a plan',
       description:
         'The plan must be Active (409) and the vault (POST /v1/vaults/cards) the caller\'s (404). Billing 1 is due after trialDays ' +
@@ -22,7 +24,7 @@ export function createSubscriptionRoute(app: App, ctx: AppContext): void {
         vaultId: Type.String({ minLength: 1, maxLength: 36 }),
         orderNumber: Type.String({ minLength: 1, maxLength: 10 }),
         planId: Type.String({ minLength: 1, maxLength: 36 }),
-      }),
+      }, { examples: [EXAMPLES.createSubscription] }),
       response: { 201: IdString, ...errorResponses(400, 401, 403, 404, 409) },
     },
     config: { idempotent: true },

@@ -8,7 +8,9 @@ import { BillingDetail, BillingIdParams } from '../schemas.js';
 export function getBillingRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Billings'],
+      operationId: 'getBilling',
+      description: 'A billing by its billingId, with each charge attempt (payment, return code, when) and the next retry if one is scheduled.',
       summary: 'Get a billing with its charge attempts',
       security: security.gateway,
       params: BillingIdParams,

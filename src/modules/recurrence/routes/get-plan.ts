@@ -8,7 +8,9 @@ import { Plan, PlanIdParams } from '../schemas.js';
 export function getPlanRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Plans'],
+      operationId: 'getPlan',
+      description: 'A plan by its planId: name, amount, interval, attempts and status.',
       summary: 'Get a plan',
       security: security.gateway,
       params: PlanIdParams,

@@ -8,7 +8,9 @@ import { Subscription, SubscriptionIdParams } from '../schemas.js';
 export function getSubscriptionRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Subscriptions'],
+      operationId: 'getSubscription',
+      description: 'A subscription by its subscriptionId: plan, stored card, status and the next billing date.',
       summary: 'Get a subscription',
       security: security.gateway,
       params: SubscriptionIdParams,

@@ -10,7 +10,8 @@ import { Billing, BillingStatus } from '../schemas.js';
 export function listBillingsRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Billings'],
+      operationId: 'listBillings',
       summary: 'List billings',
       description:
         'mid is the merchantId (another merchant\'s is 403). The expiration range bounds are dates (YYYY-MM-DD, whole days, inclusive) ' +

@@ -10,7 +10,8 @@ import { Plan, PlanStatus } from '../schemas.js';
 export function listPlansRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/plans`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Plans'],
+      operationId: 'listPlans',
       summary: 'List plans',
       description: 'orderBy over id, merchantId, name, description, amount, planType, trialDays, paymentMethod, interval, installments, attempts, status, createdDate, createdBy.',
       security: security.gateway,

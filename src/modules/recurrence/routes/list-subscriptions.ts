@@ -10,7 +10,8 @@ import { Subscription, SubscriptionStatus } from '../schemas.js';
 export function listSubscriptionsRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Subscriptions'],
+      operationId: 'listSubscriptions',
       summary: 'List subscriptions',
       description: 'orderBy over id, vaultId, orderNumber, status, createdDate, createdBy.',
       security: security.gateway,

@@ -4,19 +4,21 @@ import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { IdObject, SubscriptionIdParams } from '../schemas.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 /** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/status: `Actived` or `Canceled` -> `{id}`. */
 export function subscriptionStatusRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId/status`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Subscriptions'],
+      operationId: 'changeSubscriptionStatus',
       summary: 'Reactivate or cancel a subscription',
       description:
         'Actived -> Active (also from Blocked and Canceled): a new billing is due at that moment. Canceled -> Canceled with its Opened billings. ' +
         'A Finished subscription, or reactivating under a Canceled plan, is 409.',
       security: security.gateway,
       params: SubscriptionIdParams,
-      body: Type.Object({ status: Type.Union([Type.Literal('Actived'), Type.Literal('Canceled')]) }),
+      body: Type.Object({ status: Type.Union([Type.Literal('Actived'), Type.Literal('Canceled')]) }, { examples: [EXAMPLES.changeSubscriptionStatus] }),
       response: { 200: IdObject, ...errorResponses(400, 401, 403, 404, 409) },
     },
     onRequest: gatewayAuth(ctx, 'recurrence'),

@@ -8,7 +8,8 @@ import { IdString, PlanIdParams, PlanUpdateBody, sendJsonString } from '../schem
 export function updatePlanRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId`, {
     schema: {
-      tags: ['gateway'],
+      tags: ['Plans'],
+      operationId: 'updatePlan',
       summary: 'Update a plan',
       description:
         'The amount of an Active plan cannot change (409); a plan with subscriptions changes only name and description (409). ' +

@@ -4,6 +4,7 @@ import { ApiError } from '../../../http/errors.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
+import { EXAMPLES } from '../../../http/examples.js';
 
 const MINUTE_MS = 60_000;
 const MAX_STEP_MS = 3660 * 24 * 60 * MINUTE_MS; // ten years and change per call
@@ -15,7 +16,9 @@ const MAX_STEP_MS = 3660 * 24 * 60 * MINUTE_MS; // ten years and change per call
 export function advanceClockRoute(app: App, ctx: AppContext): void {
   app.post('/sandbox/clock/advance', {
     schema: {
-      tags: ['sandbox'],
+      tags: ['Sandbox'],
+      operationId: 'advanceSandboxClock',
+      description: 'Moves business time forward by {days, hours, minutes} or to {to} and answers after every job due by then (charges, retries, expiries, settlement, deliveries) has run, in time order. Time never moves back except through POST /sandbox/reset.',
       summary: 'Advance the virtual clock and run the work that falls due',
       security: security.admin,
       body: Type.Object({
@@ -23,7 +26,7 @@ export function advanceClockRoute(app: App, ctx: AppContext): void {
         hours: Type.Optional(Type.Integer({ minimum: 0, maximum: 87840 })),
         minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 5270400 })),
         to: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 target; must not be in the past' })),
-      }),
+      }, { examples: [EXAMPLES.advanceSandboxClock] }),
       response: {
         200: Type.Object({ now: Type.String({ format: 'date-time' }), jobsRun: Type.Integer() }),
         ...errorResponses(400, 401),

@@ -8,7 +8,9 @@ import type { App } from '../../../http/types.js';
 export function getClockRoute(app: App, ctx: AppContext): void {
   app.get('/sandbox/clock', {
     schema: {
-      tags: ['sandbox'],
+      tags: ['Sandbox'],
+      operationId: 'getSandboxClock',
+      description: 'Business time of the sandbox: real time plus every advance since the last reset.',
       summary: 'Read the virtual clock',
       security: security.admin,
       response: { 200: Type.Object({ now: Type.String({ format: 'date-time' }) }), ...errorResponses(401) },

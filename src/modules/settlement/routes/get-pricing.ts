@@ -10,7 +10,9 @@ import { Pricing } from '../schemas.js';
 export function getPricingRoute(app: App, ctx: AppContext): void {
   app.get('/admin/merchants/:merchantId/pricing', {
     schema: {
-      tags: ['admin'],
+      tags: ['Pricing'],
+      operationId: 'getPricing',
+      description: "A merchant's pricing: MDR per brand and installment band, fixed fees and the prepayment rate that conciliation and settlement apply.",
       summary: "Get a merchant's pricing (MDR, fees, prepayment)",
       security: security.admin,
       params: MerchantIdParams,

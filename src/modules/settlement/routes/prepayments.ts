@@ -10,7 +10,8 @@ import { AccountQuery, PrepaymentBody, PrepaymentResult } from '../schemas.js';
 export function prepaymentsRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/prepayments`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Prepayments'],
+      operationId: 'createPrepayment',
       summary: 'Anticipate open installments to the next business day',
       description:
         'Body {items: [{nsu, installmentNumber}]} or {all: true}. Cost per installment: net x (monthlyRate / 30) x days anticipated. ' +

@@ -10,7 +10,8 @@ import { Pricing, PricingPatch } from '../schemas.js';
 export function putPricingRoute(app: App, ctx: AppContext): void {
   app.put('/admin/merchants/:merchantId/pricing', {
     schema: {
-      tags: ['admin'],
+      tags: ['Pricing'],
+      operationId: 'updatePricing',
       summary: "Change a merchant's pricing",
       description: 'Fields left out keep their value. Percents 0..100 with up to 4 decimals; fees in reais with up to 2 decimals.',
       security: security.admin,

@@ -10,7 +10,8 @@ import { ByAuthCodeQuery, InstallmentRecord } from '../schemas.js';
 export function searchByAuthCodeRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/transaction/concil/search-by-auth-code`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Conciliation'],
+      operationId: 'searchConciliationByAuthCode',
       summary: 'Installments by authorization code and sale date',
       description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches.',
       security: security.integration,

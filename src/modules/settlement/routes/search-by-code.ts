@@ -10,7 +10,8 @@ import { ByCodeQuery, InstallmentRecord } from '../schemas.js';
 export function searchByCodeRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/transaction/concil/search-by-code`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Conciliation'],
+      operationId: 'searchConciliationByCode',
       summary: 'Installments of one sale by its nsu (and codAuth)',
       description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches.',
       security: security.integration,

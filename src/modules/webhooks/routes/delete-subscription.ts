@@ -10,7 +10,8 @@ import { AccountQuery } from '../schemas.js';
 export function deleteSubscriptionRoute(app: App, ctx: AppContext): void {
   app.delete(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Webhooks'],
+      operationId: 'deleteWebhookSubscription',
       summary: 'Remove the webhook URL',
       description: 'Answers the removed URL. Notifications stop at once: those still pending end with status Canceled. 404 when none is registered.',
       security: security.integration,

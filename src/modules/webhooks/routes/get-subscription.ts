@@ -9,7 +9,8 @@ import { AccountQuery, SubscriptionView } from '../schemas.js';
 export function getSubscriptionRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Webhooks'],
+      operationId: 'getWebhookSubscription',
       summary: 'The registered webhook URL',
       description: 'Secrets are never shown here: basicAuth says only whether credentials are registered; POST again to see the signing secret.',
       security: security.integration,

@@ -10,7 +10,8 @@ import { DeliveriesQuery, Delivery } from '../schemas.js';
 export function listDeliveriesRoute(app: App, ctx: AppContext): void {
   app.get(`${ctx.config.integrationBasePath}/api/webhooks/deliveries`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Webhooks'],
+      operationId: 'listWebhookDeliveries',
       summary: 'Delivery log of webhooks and payment callbacks',
       description:
         'Every notification with its status and every attempt (time, status code or error, duration). Filters: status, channel, ' +

@@ -9,7 +9,8 @@ import { AccountQuery, Delivery, MovementParams } from '../schemas.js';
 export function redeliverRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/webhooks/deliveries/:movementId/redeliver`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Webhooks'],
+      operationId: 'redeliverWebhook',
       summary: 'Send a notification again',
       description:
         'Answers 202: the notification is Pending and due now, with a fresh 72-hour retry window. 404 for another account\'s movementId; ' +

@@ -9,7 +9,8 @@ import { AccountQuery, SubscriptionBody, SubscriptionCreated } from '../schemas.
 export function subscribeRoute(app: App, ctx: AppContext): void {
   app.post(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
-      tags: ['integration'],
+      tags: ['Webhooks'],
+      operationId: 'createWebhookSubscription',
       summary: 'Register (or replace) the webhook URL',
       description:
         'One URL per account: a second POST replaces the first, and pending notifications go to the new URL. Answers the URL and the ' +

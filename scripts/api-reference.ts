@@ -1,0 +1,59 @@
+/**
+ * Writes docs/api-reference.md from the OpenAPI document the routes generate: every operation,
+ * grouped by resource, with its method and path, its client method name (operationId), who may
+ * call it and what it does. test/docs.test.ts fails when an operation is missing from the file.
+ *   npx tsx scripts/api-reference.ts            (rewrites docs/api-reference.md)
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { closeContext, createContext } from '../src/context.js';
+import { buildApp } from '../src/http/app.js';
+import { RESOURCE_TAGS } from '../src/http/openapi.js';
+import { createLogger } from '../src/logger.js';
+
+type Operation = { operationId: string; summary?: string; description?: string; tags?: string[]; security?: Record<string, unknown>[] };
+
+const WHO: Record<string, string> = {
+  gatewayToken: 'gateway token',
+  integrationToken: 'integration token',
+  adminKey: 'operator key',
+  metricsToken: 'METRICS_TOKEN',
+};
+
+const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: 'sqlite::memory:', PASSWORD_HASH_COST: '10', DOCS_PUBLIC: 'true' });
+const ctx = await createContext(config, { logger: createLogger('error') });
+const app = await buildApp(ctx);
+await app.ready();
+const doc = app.swagger() as { paths: Record<string, Record<string, Operation>> };
+await app.close();
+await closeContext(ctx);
+
+const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ method: method.toUpperCase(), path, op })));
+const lines = [
+  '# API reference',
+  '',
+  'Every operation of the gateway, grouped by resource. Generated from the OpenAPI document',
+  '(`npx tsx scripts/api-reference.ts`); the document itself, with every schema and a valid example',
+  'body per operation, is served at `/openapi.json` and browsable at `/docs`. The name in',
+  '`code` is the operation\'s `operationId`, the method name a generated client gives it.',
+  '',
+  'Who may call: **public** (no credentials), **gateway token** (`POST /gateway/api/auth/token`),',
+  '**integration token** (`POST /integration/api/authentication/login`), **operator key**',
+  '(`ADMIN_API_KEY`, as `Authorization: Bearer`). Rules that hold everywhere (the error array,',
+  'Idempotency-Key, lists, time) are in the README, "Rules every endpoint follows".',
+  '',
+];
+for (const [tag, about] of RESOURCE_TAGS) {
+  const inTag = operations.filter((o) => o.op.tags?.[0] === tag);
+  if (!inTag.length) continue;
+  lines.push(`## ${tag}`, '', `${about}.`, '', '| operation | call | who | what it does |', '|---|---|---|---|');
+  for (const { method, path, op } of inTag) {
+    const scheme = Object.keys(op.security?.[0] ?? {})[0];
+    const who = scheme ? WHO[scheme] ?? scheme : 'public';
+    const what = `${op.summary ?? ''}. ${op.description ?? ''}`.replace(/\s+/g, ' ').replace(/\|/g, '\\|').replace(/\.\s*\./g, '.').trim();
+    lines.push(`| \`${op.operationId}\` | \`${method} ${path}\` | ${who} | ${what} |`);
+  }
+  lines.push('');
+}
+writeFileSync(join(import.meta.dirname, '../docs/api-reference.md'), lines.join('\n'));

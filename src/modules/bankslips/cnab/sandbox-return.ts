@@ -1,0 +1,56 @@
+import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
+import { SEGMENT_T, SEGMENT_U } from '../../../domain/cnab240-layout.js';
+import type { BankSlipDeps } from '../deps.js';
+import { bankSlipsRepository as repo, type BankSlipRow } from '../repository.js';
+import { MOVEMENT_OF, WALLET_SIMPLE } from './codes.js';
+import { document15, documentType, fileEnd, fileHeaders } from './remittance.js';
+
+/**
+ * The sandbox plays the bank's side of the cycle: `GET /sandbox/bankslips/returns?date=` writes
+ * the return file a bank would send for that day, an entry confirmed (02) for every slip
+ * registered that day and a liquidation (06) for every slip paid that day with the sandbox's
+ * pay button, so that an integrator tests their own reading of return files, and
+ * `POST /admin/bankslips/returns` with it (everything already applied: all `unchanged`).
+ */
+export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<string> {
+  const { registered, paid } = await repo.forSandboxReturn(ctx.database.db, date);
+  const { bankSlipBankCode: bankCode, bankSlip: bank } = ctx.config;
+  const lines = fileHeaders(bankCode, bank, date, ctx.clock.now(), 'retorno');
+  let sequence = 0;
+  const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>) => {
+    const start = { bank: bankCode, batch: '1', movement };
+    lines.push(
+      formatRecord(SEGMENT_T, {
+        ...start,
+        sequence: String(++sequence),
+        segment: 'T',
+        agency: bank.agency,
+        agencyDv: bank.agencyDv,
+        account: bank.account,
+        accountDv: bank.accountDv,
+        ourNumber: slip.our_number!,
+        wallet: WALLET_SIMPLE,
+        documentNumber: slip.our_number!,
+        dueDate: cnabDate(slip.due_date),
+        value: BigInt(slip.value),
+        companyReference: slip.reference_code ?? '',
+        currency: '09',
+        payerDocumentType: documentType(slip.payer_document),
+        payerDocument: document15(slip.payer_document),
+        payerName: slip.payer_name,
+      }),
+      formatRecord(SEGMENT_U, { ...start, sequence: String(++sequence), segment: 'U', ...u }),
+    );
+  };
+  for (const slip of registered) pair(slip, MOVEMENT_OF.registered, { occurrenceDate: cnabDate(date) });
+  for (const slip of paid) {
+    pair(slip, MOVEMENT_OF.paid, {
+      charges: BigInt(slip.penalty_received ?? 0) + BigInt(slip.interest_received ?? 0),
+      paidValue: BigInt(slip.paid_value!),
+      netValue: BigInt(slip.paid_value!),
+      occurrenceDate: cnabDate(slip.payment_date),
+      creditDate: cnabDate(slip.credit_date),
+    });
+  }
+  return fileEnd(bankCode, lines, sequence);
+}

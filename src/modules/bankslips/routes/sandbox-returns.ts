@@ -1,0 +1,35 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { RemittanceQuery } from '../schemas.js';
+
+/**
+ * GET /sandbox/bankslips/returns?date=YYYY-MM-DD (sandbox only, admin key): the CNAB 240 return
+ * file the bank would send for that day: entries confirmed (02) for the slips registered that
+ * day, liquidations (06) for the slips paid that day with /sandbox/bankslips/{id}/pay.
+ */
+export function sandboxReturnsRoute(app: App, ctx: AppContext): void {
+  app.get('/sandbox/bankslips/returns', {
+    schema: {
+      tags: ['Sandbox'],
+      operationId: 'sandboxGetBankSlipReturns',
+      description: 'The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it.',
+      summary: 'The return file of a day (as the bank would send it)',
+      security: security.admin,
+      querystring: RemittanceQuery,
+      response: {
+        200: { description: 'CNAB 240 return file', content: { 'text/plain': { schema: { type: 'string' } } } },
+        ...errorResponses(400, 401),
+      },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request, reply) => {
+      const { date } = request.query;
+      return reply
+        .type('text/plain; charset=us-ascii')
+        .header('Content-Disposition', `attachment; filename="retorno-${date.replaceAll('-', '')}.ret"`)
+        .send(await ctx.bankSlips.sandboxReturn(date));
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { forbidden, unauthorized } from '../../../http/errors.js';
+import { errorResponses } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { toReceipt } from '../../../pix-provider/bcb/protocol.js';
+import { ipAllowed } from '../../../security/ip-allowlist.js';
+import { PixWebhookAnswer, PixWebhookBody } from '../schemas.js';
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+/** The shared secret, as `Authorization: Bearer <secret>` or as the password of Basic (a webhook URL with user:secret@). */
+function presentedSecret(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization ?? '';
+  if (/^Bearer /i.test(header)) return header.slice(7).trim();
+  if (/^Basic /i.test(header)) {
+    const decoded = Buffer.from(header.slice(6).trim(), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon >= 0 ? decoded.slice(colon + 1) : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * PIX_PROVIDER=bcb: the PSP's payment notifications, `POST {PIX_WEBHOOK_PATH}` (and
+ * `{PIX_WEBHOOK_PATH}/pix`, since the API Pix appends `/pix` to the registered URL). The mutual
+ * TLS usually ends at the operator's proxy, so the call is checked here twice: its address
+ * (PIX_WEBHOOK_ALLOWED_IPS, behind TRUST_PROXY) and the shared secret (PIX_WEBHOOK_SECRET,
+ * compared in constant time). Each payment is applied once by its endToEndId, so the PSP's
+ * retries are harmless; a 2xx tells the PSP to stop retrying.
+ */
+export function pspWebhookRoutes(app: App, ctx: AppContext): void {
+  const { webhookPath, webhookSecret, webhookAllowedIps } = ctx.config.pix;
+  if (!webhookPath || !webhookSecret) return;
+  const expected = digest(webhookSecret);
+  for (const url of [webhookPath, `${webhookPath}/pix`]) {
+    app.post(url, {
+      schema: {
+        tags: ['integration'],
+        summary: 'Pix payments from the PSP (API Pix webhook)',
+        body: PixWebhookBody,
+        response: { 200: PixWebhookAnswer, ...errorResponses(400, 401, 403) },
+      },
+      // Before the body is read: an address outside the list or a wrong secret learns nothing of the rest.
+      onRequest: async (request) => {
+        if (webhookAllowedIps.length > 0 && !ipAllowed(request.ip, webhookAllowedIps)) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
+        const secret = presentedSecret(request);
+        if (secret === undefined || !timingSafeEqual(digest(secret), expected)) throw unauthorized('Missing or wrong webhook secret.');
+      },
+      handler: async (request) => {
+        const summary = await ctx.pix.receive(request.body.pix.map(toReceipt), 'webhook');
+        // Money in that paid nothing (another amount, unknown txid, paid twice, a slip that refused it): the operator refunds it.
+        if (summary.unmatched > 0) request.log.warn({ unmatched: summary.unmatched }, 'Pix payments that paid no charge (recorded in pix_payments)');
+        return summary;
+      },
+    });
+  }
+}

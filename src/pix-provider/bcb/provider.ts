@@ -1,0 +1,91 @@
+import type { Clock } from '../../clock.js';
+import { isValidCpfOrCnpj } from '../../domain/documents.js';
+import type { PixConfig } from '../config.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type RefundOutcome } from '../types.js';
+import { PspHttp, type PspAnswer } from './http.js';
+import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
+
+/** `GET /pix` pages: the API Pix allows up to 1000 items a page. */
+const PAGE_SIZE = 1000;
+
+/**
+ * PIX_PROVIDER=bcb: a PSP implementing the Central Bank's API Pix. Charges are `PUT`s by our
+ * own txid, so a retry after a lost answer creates nothing twice.
+ */
+export class BcbPixProvider implements PixProvider {
+  readonly kind = 'bcb' as const;
+  private readonly http: PspHttp;
+
+  constructor(private readonly config: PixConfig, clock: Clock) {
+    this.http = new PspHttp(config, clock);
+  }
+
+  async createCharge(charge: NewProviderCharge): Promise<{ location: string }> {
+    const body = {
+      calendario: { expiracao: charge.expiresInSeconds },
+      valor: { original: toValor(charge.amountCents) },
+      chave: this.config.pixKey,
+      ...(charge.description ? { solicitacaoPagador: charge.description.slice(0, 140) } : {}),
+    };
+    return { location: locationOf(checked(await this.http.call('PUT', `/cob/${charge.txid}`, body), 'cob')) };
+  }
+
+  async createDueCharge(charge: NewProviderDueCharge): Promise<{ location: string }> {
+    // Punctuation out; letters stay (the alphanumeric CNPJ).
+    const document = charge.payer.document.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+    const body = {
+      calendario: { dataDeVencimento: charge.dueDate, validadeAposVencimento: charge.daysAfterDue },
+      devedor: { ...(document.length === 11 ? { cpf: document } : { cnpj: document }), nome: charge.payer.name.slice(0, 200) },
+      valor: { original: toValor(charge.amountCents) },
+      chave: this.config.pixKey,
+      ...(charge.description ? { solicitacaoPagador: charge.description.slice(0, 140) } : {}),
+    };
+    if (!isValidCpfOrCnpj(document)) throw new PixProviderRefused('the payer document is not a valid CPF or CNPJ');
+    return { location: locationOf(checked(await this.http.call('PUT', `/cobv/${charge.txid}`, body), 'cobv')) };
+  }
+
+  async listReceived(from: Date, to: Date): Promise<PixReceipt[]> {
+    const receipts: PixReceipt[] = [];
+    for (let page = 0; ; page++) {
+      const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(PAGE_SIZE) });
+      const answer = checked(await this.http.call('GET', `/pix?${query}`), 'pix') as { pix?: unknown[]; parametros?: { paginacao?: { quantidadeDePaginas?: number } } };
+      for (const item of answer.pix ?? []) {
+        const receipt = receiptOf(item);
+        if (receipt) receipts.push(receipt);
+      }
+      const pages = answer.parametros?.paginacao?.quantidadeDePaginas ?? 1;
+      if (page + 1 >= pages || (answer.pix ?? []).length === 0) return receipts;
+    }
+  }
+
+  async refund(endToEndId: string, refundId: string, amountCents: bigint, description?: string): Promise<RefundOutcome> {
+    const body = { valor: toValor(amountCents), ...(description ? { descricao: description.slice(0, 140) } : {}) };
+    const answer = checked(await this.http.call('PUT', `/pix/${endToEndId}/devolucao/${refundId}`, body), 'devolucao') as { status?: string; motivo?: string };
+    const status = REFUND_STATUS[answer.status ?? ''];
+    if (!status) throw new PixProviderUnavailable(`PSP devolucao answered an unknown status "${String(answer.status).slice(0, 40)}"`);
+    return { status, ...(answer.motivo ? { reason: String(answer.motivo).slice(0, 140) } : {}) };
+  }
+
+  close(): void {
+    this.http.close();
+  }
+}
+
+/** 2xx: the body; 4xx: refused, with the PSP's problem detail (RFC 7807, as the API Pix answers); else unavailable. */
+function checked(answer: PspAnswer, what: string): Record<string, unknown> {
+  if (answer.status >= 200 && answer.status < 300 && answer.body && typeof answer.body === 'object') return answer.body as Record<string, unknown>;
+  if (answer.status >= 400 && answer.status < 500) {
+    const problem = (answer.body ?? {}) as { detail?: unknown; title?: unknown };
+    const reason = typeof problem.detail === 'string' ? problem.detail : typeof problem.title === 'string' ? problem.title : `answer ${answer.status}`;
+    throw new PixProviderRefused(`the PSP refused the ${what}: ${reason.slice(0, 200)}`);
+  }
+  throw new PixProviderUnavailable(`PSP ${what} answered ${answer.status}`);
+}
+
+/** The payload URL the BR Code carries: `location` (API Pix v2), or `loc.location`. */
+function locationOf(body: Record<string, unknown>): string {
+  const loc = body.loc as { location?: unknown } | undefined;
+  const location = typeof body.location === 'string' ? body.location : typeof loc?.location === 'string' ? loc.location : undefined;
+  if (!location) throw new PixProviderUnavailable('the PSP answered a charge without its location');
+  return location.replace(/^https?:\/\//i, '');
+}

@@ -1,0 +1,32 @@
+import { sandboxLocation } from './config.js';
+import type { NewProviderCharge, NewProviderDueCharge, PixProvider, PixReceipt, RefundOutcome } from './types.js';
+
+/**
+ * PIX_PROVIDER=sandbox: the gateway plays the PSP. Its locations point at the gateway itself
+ * (`GET /pix/v2/{txid}` answers the signed payload), payments are played with
+ * `/sandbox/pix/{id}/pay`, and there is no PSP list to reconcile with.
+ */
+export class SandboxPixProvider implements PixProvider {
+  readonly kind = 'sandbox' as const;
+
+  constructor(private readonly publicUrl: string) {}
+
+  async createCharge(charge: NewProviderCharge): Promise<{ location: string }> {
+    return { location: sandboxLocation(this.publicUrl, charge.txid) };
+  }
+
+  /** Charges and due charges share the path: both fit the BR Code with the same host (see PUBLIC_URL's check). */
+  async createDueCharge(charge: NewProviderDueCharge): Promise<{ location: string }> {
+    return { location: sandboxLocation(this.publicUrl, charge.txid) };
+  }
+
+  async listReceived(): Promise<PixReceipt[]> {
+    return [];
+  }
+
+  async refund(): Promise<RefundOutcome> {
+    return { status: 'Refunded' };
+  }
+
+  close(): void {}
+}

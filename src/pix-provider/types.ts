@@ -1,0 +1,51 @@
+/**
+ * What the Pix module asks of a PSP, in the gateway's own terms (amounts in cents, ISO
+ * times): the connector behind it maps to and from the party's field names, so nothing
+ * outside src/pix-provider knows them.
+ */
+export interface NewProviderCharge {
+  txid: string;
+  amountCents: bigint;
+  expiresInSeconds: number;
+  description?: string;
+}
+
+export interface NewProviderDueCharge {
+  txid: string;
+  amountCents: bigint;
+  /** YYYY-MM-DD: payable up to that day, inclusive. */
+  dueDate: string;
+  /** Days the code stays payable after the due date (0: not after it). */
+  daysAfterDue: number;
+  payer: { document: string; name: string };
+  description?: string;
+}
+
+/** A payment the PSP reports (webhook or `GET /pix`): one per endToEndId. */
+export interface PixReceipt {
+  endToEndId: string;
+  /** Absent for a Pix sent to the key without a charge. */
+  txid: string | null;
+  amountCents: bigint;
+  /** When the payer's Pix was settled (ISO, UTC). */
+  paidAt: string;
+}
+
+export type RefundOutcome = { status: 'Processing' | 'Refunded' | 'Failed'; reason?: string };
+
+export class PixProviderUnavailable extends Error {}
+/** The PSP refused the request (4xx): the reason is its own `detail`/`title`, never a secret. */
+export class PixProviderRefused extends Error {}
+
+export interface PixProvider {
+  readonly kind: 'sandbox' | 'bcb';
+  /** `PUT /cob/{txid}` (idempotent by txid): the location to put in the BR Code. */
+  createCharge(charge: NewProviderCharge): Promise<{ location: string }>;
+  /** `PUT /cobv/{txid}`: a charge with a due date (the Pix code printed on a bank slip). */
+  createDueCharge(charge: NewProviderDueCharge): Promise<{ location: string }>;
+  /** `GET /pix?inicio=&fim=`, every page. */
+  listReceived(from: Date, to: Date): Promise<PixReceipt[]>;
+  /** `PUT /pix/{e2eid}/devolucao/{id}` (idempotent by id). */
+  refund(endToEndId: string, refundId: string, amountCents: bigint, description?: string): Promise<RefundOutcome>;
+  close(): void;
+}

@@ -1,0 +1,129 @@
+import { compactVerify, createLocalJWKSet, decodeProtectedHeader } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { assertProductionSecrets, loadConfig } from '../../src/config.js';
+import { parseBrCode } from '../../src/domain/pix.js';
+import { testDialect } from '../support/database.js';
+import { testApp, type TestApp } from '../support/harness.js';
+import { information, issued, slipBody } from '../bankslips/support.js';
+
+const CHARGES = '/gateway/v1/pix/charges';
+/** 37 characters: the longest host whose location still fits a BR Code. */
+const LONGEST_HOST = 'pay-sandbox-01.gateway.example.com.br';
+
+describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => {
+  let t: TestApp;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    t = await testApp({ env: { PUBLIC_URL: `https://${LONGEST_HOST}` } });
+    headers = (await t.merchant()).headers;
+  });
+  afterAll(() => t.close());
+
+  /** Reads a code's location as a bank app would (the code carries no scheme; the host is ours). */
+  async function readLocation(emv: string) {
+    const code = parseBrCode(emv);
+    if (!code.ok) throw new Error(code.error);
+    const location = code.value.locationUrl as string;
+    expect(location.startsWith(`${LONGEST_HOST}/pix/v2/`)).toBe(true);
+    const res = await t.inject({ method: 'GET', url: location.slice(LONGEST_HOST.length) });
+    return { code: code.value, res };
+  }
+
+  it('every code names the whole host, and its location answers a JWS that verifies against the published JWKS and matches the code', async () => {
+    const jwks = await t.inject({ method: 'GET', url: '/pix/jwks' });
+    expect(jwks.statusCode).toBe(200);
+    const keySet = createLocalJWKSet(jwks.json());
+    expect(JSON.stringify(jwks.json())).not.toMatch(/"(d|p|q|dp|dq|qi)"/); // public parts only
+    for (const [amount, description] of [[1, undefined], [12345, 'Pedido 77'], [99_999_999, 'x'.repeat(140)]] as const) {
+      const charge = (await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount, description } })).json();
+      const { code, res } = await readLocation(charge.pixEmv);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/jose/);
+      const { payload, protectedHeader } = await compactVerify(res.body, keySet);
+      expect(protectedHeader).toMatchObject({ alg: 'PS256', jku: `https://${LONGEST_HOST}/pix/jwks` });
+      const body = JSON.parse(new TextDecoder().decode(payload));
+      expect(body.txid).toBe(code.txid);
+      expect(body.txid).toBe(charge.txid);
+      expect(body.valor.original).toBe((Number(code.amountCents) / 100).toFixed(2));
+      expect(BigInt(body.valor.original.replace('.', ''))).toBe(BigInt(amount));
+      expect(body).toMatchObject({ status: 'ATIVA', chave: '11222333000181', calendario: { expiracao: 3600, criacao: charge.createdAt } });
+    }
+  });
+
+  it("a bank slip's Pix code is a charge with a due date: its location answers the signed cobv payload, matching the code", async () => {
+    const m = await t.merchant({ api: 'integration' });
+    const body = slipBody({ value: 150.75, pix: true });
+    const slip = await issued(t, m, body);
+    const { code, res } = await readLocation(slip.pixEmv);
+    expect(res.statusCode).toBe(200);
+    const { payload } = await compactVerify(res.body, createLocalJWKSet((await t.inject({ method: 'GET', url: '/pix/jwks' })).json()));
+    const cobv = JSON.parse(new TextDecoder().decode(payload));
+    expect(cobv.txid).toBe(code.txid);
+    expect(code.amountCents).toBe(15075n);
+    expect(cobv).toMatchObject({
+      valor: { original: '150.75', final: '150.75' },
+      calendario: { dataDeVencimento: body.dueDate, validadeAposVencimento: 0 },
+      devedor: { cpf: '52998224725', nome: 'Maria da Silva' },
+      recebedor: { cnpj: '11222333000181', nome: 'Loja Teste' },
+      status: 'ATIVA',
+    });
+    // Registration retried: the same code (the txid derives from the slip).
+    expect((await information(t, m, slip.id)).pixEmv).toBe(slip.pixEmv);
+  });
+
+  it('a paid charge reads CONCLUIDA; an unknown txid is 404; a tampered payload does not verify', async () => {
+    const charge = (await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount: 500 } })).json();
+    expect((await t.inject({ method: 'POST', url: `/sandbox/pix/${charge.id}/pay`, headers: t.adminHeaders })).statusCode).toBe(200);
+    const { res } = await readLocation(charge.pixEmv);
+    const keySet = createLocalJWKSet((await t.inject({ method: 'GET', url: '/pix/jwks' })).json());
+    const { payload } = await compactVerify(res.body, keySet);
+    expect(JSON.parse(new TextDecoder().decode(payload)).status).toBe('CONCLUIDA');
+    const [head, , signature] = res.body.split('.');
+    const forged = Buffer.from(JSON.stringify({ txid: charge.txid, valor: { original: '0.01' } })).toString('base64url');
+    await expect(compactVerify(`${head}.${forged}.${signature}`, keySet)).rejects.toThrow();
+    expect(decodeProtectedHeader(res.body).kid).toBe((await t.inject({ method: 'GET', url: '/pix/jwks' })).json().keys[0].kid);
+    const unknown = await t.inject({ method: 'GET', url: `/pix/v2/${'a'.repeat(32)}` });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()[0].tag).toBe('not_found');
+    expect((await t.inject({ method: 'GET', url: '/pix/v2/short' })).statusCode).toBe(400);
+  });
+});
+
+describe('PUBLIC_URL and the BR Code location', () => {
+  it('refuses at start a PUBLIC_URL whose location cannot fit the code, naming the limit', () => {
+    expect(() => loadConfig({ PUBLIC_URL: `https://${LONGEST_HOST}` })).not.toThrow();
+    expect(() => loadConfig({ PUBLIC_URL: `https://x${LONGEST_HOST}` })).toThrow(/PUBLIC_URL is too long for Pix codes.*at most 37 characters/s);
+    // The host the issue reported silently dropped.
+    expect(() => loadConfig({ PUBLIC_URL: 'https://pagamentos-homologacao.minhaempresa.com.br' })).toThrow(/PUBLIC_URL/);
+    // A path prefix counts: the location keeps it.
+    expect(() => loadConfig({ PUBLIC_URL: 'https://pay.example.com/a-long-reverse-proxy-prefix/x' })).toThrow(/PUBLIC_URL/);
+    // With a PSP the location is the PSP's: PUBLIC_URL does not enter the code.
+    expect(() => loadConfig({ PUBLIC_URL: 'https://pagamentos-homologacao.minhaempresa.com.br', PIX_PROVIDER: 'bcb' })).not.toThrow();
+  });
+
+  it('keeps the path of PUBLIC_URL in the location', async () => {
+    const t = await testApp({ env: { PUBLIC_URL: 'https://gw.example.com/api/' } });
+    try {
+      const { headers } = await t.merchant();
+      const charge = (await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount: 100 } })).json();
+      const code = parseBrCode(charge.pixEmv);
+      expect(code.ok && code.value.locationUrl).toBe(`gw.example.com/api/pix/v2/${charge.txid}`);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('refuses a half-configured PSP, naming every missing setting and never echoing a secret', () => {
+    const config = loadConfig({ PIX_PROVIDER: 'bcb', PIX_CLIENT_SECRET: 'very-secret-value-123', PIX_CERT_FILE: '/x.pem' });
+    let message = '';
+    try {
+      assertProductionSecrets(config);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    for (const name of ['PIX_API_URL', 'PIX_CLIENT_ID', 'PIX_KEY', 'PIX_WEBHOOK_PATH', 'PIX_WEBHOOK_SECRET', 'PIX_CERT_FILE and PIX_KEY_FILE go together']) expect(message).toContain(name);
+    expect(message).not.toContain('very-secret-value-123');
+    expect(() => loadConfig({ PIX_PROVIDER: 'psp' })).toThrow(/PIX_PROVIDER must be "sandbox" or "bcb"/);
+    expect(() => loadConfig({ PIX_PROVIDER: 'bcb', PIX_WEBHOOK_ALLOWED_IPS: '10.0.0.0/8, nope' })).toThrow(/PIX_WEBHOOK_ALLOWED_IPS/);
+  });
+});

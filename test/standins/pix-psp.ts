@@ -1,0 +1,265 @@
+/**
+ * A stand-in of a PSP implementing the Central Bank's API Pix (v2) over real HTTP(S), for the
+ * Pix connector's tests. Written from the published specification (bacen/pix-api, openapi.yaml):
+ * OAuth2 client credentials (`POST /oauth/token`), `PUT/GET /cob/{txid}`, `PUT /cobv/{txid}`,
+ * `GET /pix?inicio=&fim=` with `paginacao`, `PUT /pix/{e2eid}/devolucao/{id}`, `PUT /webhook/{chave}`,
+ * and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`). With `tls` it demands a
+ * client certificate signed by its CA (mutual TLS), as every PSP does.
+ *
+ * The payer is played in-process: `pay(txid)` settles a Pix to a charge and notifies the
+ * gateway's webhook, unless told to lose that call.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import https from 'node:https';
+import type { AddressInfo } from 'node:net';
+
+export const STANDIN_PIX_CLIENT_ID = 'standin-pix-client';
+export const STANDIN_PIX_CLIENT_SECRET = 'standin-pix-secret-for-tests-only';
+export const STANDIN_PIX_KEY = 'a1b2c3d4-0000-4000-8000-standin00001';
+/** The host its locations name (a bank app would read the payloads there; the tests read the codes). */
+const LOCATION_HOST = 'pix.standin.example';
+const BASE = '/api/v2';
+const VALOR = /^\d{1,10}\.\d{2}$/;
+
+export interface PixStandInOptions {
+  port?: number;
+  tls?: { certFile: string; keyFile: string; caFile: string };
+  /** The gateway's webhook: the URL registered (the stand-in appends `/pix`) and the secret it sends as a bearer token. */
+  webhook?: { url: string; secret: string };
+  /** Pages of `GET /pix` (small in tests, so that paging is exercised). */
+  pageSize?: number;
+  /** The host its locations name (default pix.standin.example). */
+  locationHost?: string;
+}
+
+export interface StandInCharge {
+  kind: 'cob' | 'cobv';
+  txid: string;
+  body: Record<string, any>;
+  status: 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_USUARIO_RECEBEDOR' | 'REMOVIDA_PELO_PSP';
+  location: string;
+  criacao: string;
+  revisao: number;
+}
+
+export interface StandInPix {
+  endToEndId: string;
+  txid?: string;
+  valor: string;
+  chave: string;
+  horario: string;
+  devolucoes: { id: string; rtrId: string; valor: string; horario: { solicitacao: string; liquidacao: string }; status: string }[];
+}
+
+export class PixStandIn {
+  readonly charges = new Map<string, StandInCharge>();
+  readonly received: StandInPix[] = [];
+  /** Every request the gateway made (method, path, authorization scheme): the tests check what was sent. */
+  readonly requests: { method: string; path: string; body: unknown }[] = [];
+  readonly webhookCalls: { status: number | string }[] = [];
+  private readonly tokens = new Set<string>();
+  private server?: http.Server;
+  private webhook?: { url: string; secret: string };
+  baseUrl = '';
+  tokenUrl = '';
+
+  constructor(private readonly options: PixStandInOptions = {}) {
+    this.webhook = options.webhook;
+  }
+
+  async start(): Promise<this> {
+    const handler = (req: http.IncomingMessage, res: http.ServerResponse) => void this.handle(req, res);
+    this.server = this.options.tls
+      ? https.createServer(
+          { cert: readFileSync(this.options.tls.certFile), key: readFileSync(this.options.tls.keyFile), ca: readFileSync(this.options.tls.caFile), requestCert: true, rejectUnauthorized: true },
+          handler,
+        )
+      : http.createServer(handler);
+    await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as AddressInfo;
+    const origin = `${this.options.tls ? 'https' : 'http'}://127.0.0.1:${port}`;
+    this.baseUrl = `${origin}${BASE}`;
+    this.tokenUrl = `${origin}/oauth/token`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  setWebhook(webhook: { url: string; secret: string }): void {
+    this.webhook = webhook;
+  }
+
+  /**
+   * The payer pays a charge (its whole amount unless `valor` says otherwise). `webhook: 'lose'`
+   * settles the Pix but its notification never reaches the gateway (only `GET /pix` shows it).
+   */
+  async pay(txid: string, options: { valor?: string; webhook?: 'deliver' | 'lose'; horario?: Date } = {}): Promise<StandInPix> {
+    const charge = this.charges.get(txid);
+    if (!charge || charge.status !== 'ATIVA') throw new Error(`no active charge ${txid}`);
+    charge.status = 'CONCLUIDA';
+    const horario = options.horario ?? new Date();
+    const stamp = horario.toISOString().replace(/\D/g, '').slice(0, 12);
+    const pix: StandInPix = {
+      endToEndId: `E12345678${stamp}${randomBytes(6).toString('hex').slice(0, 11)}`,
+      txid,
+      valor: options.valor ?? charge.body.valor.original,
+      chave: charge.body.chave,
+      horario: horario.toISOString(),
+      devolucoes: [],
+    };
+    this.received.push(pix);
+    if (options.webhook !== 'lose') await this.notify([pix]);
+    return pix;
+  }
+
+  /** POSTs `{pix: [...]}` to the registered webhook, as the PSP does (again, for a retry or a duplicate). */
+  async notify(items: StandInPix[], options: { secret?: string | null } = {}): Promise<number | string> {
+    if (!this.webhook) throw new Error('no webhook registered');
+    const secret = options.secret === undefined ? this.webhook.secret : options.secret;
+    const body = JSON.stringify({ pix: items.map(({ devolucoes, ...item }) => (devolucoes.length ? { ...item, devolucoes } : item)) });
+    let status: number | string;
+    try {
+      const answer = await fetch(`${this.webhook.url}/pix`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(secret === null ? {} : { authorization: `Bearer ${secret}` }) },
+        body,
+      });
+      status = answer.status;
+      await answer.arrayBuffer();
+    } catch (error) {
+      status = (error as Error).message;
+    }
+    this.webhookCalls.push({ status });
+    return status;
+  }
+
+  private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://standin');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks).toString('utf8');
+    const send = (status: number, body?: unknown) => {
+      res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
+      res.end(body === undefined ? undefined : JSON.stringify(body));
+    };
+    const problem = (status: number, title: string, detail: string) => send(status, { type: `https://pix.bcb.gov.br/api/v2/error/${title}`, title, status, detail });
+
+    if (req.method === 'POST' && url.pathname === '/oauth/token') {
+      const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
+      const [id, secret] = Buffer.from(encoded ?? '', 'base64').toString('utf8').split(':');
+      if (scheme !== 'Basic' || id !== STANDIN_PIX_CLIENT_ID || secret !== STANDIN_PIX_CLIENT_SECRET) return send(401, { error: 'invalid_client' });
+      if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials') return send(400, { error: 'unsupported_grant_type' });
+      const token = randomUUID();
+      this.tokens.add(token);
+      return send(200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read cobv.write pix.read pix.write webhook.write' });
+    }
+    if (!url.pathname.startsWith(`${BASE}/`)) return problem(404, 'NaoEncontrado', 'no such path');
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
+    if (!bearer || !this.tokens.has(bearer)) return send(401, { error: 'invalid_token' });
+    let body: any = null;
+    try {
+      body = raw === '' ? null : JSON.parse(raw);
+    } catch {
+      return problem(400, 'RequisicaoInvalida', 'the body is not JSON');
+    }
+    const path = url.pathname.slice(BASE.length);
+    this.requests.push({ method: req.method ?? '', path: path + url.search, body });
+    let m: RegExpExecArray | null;
+
+    if ((m = /^\/(cob|cobv)\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
+      const [, kind, txid] = m as unknown as [string, 'cob' | 'cobv', string];
+      if (!/^[a-zA-Z0-9]{26,35}$/.test(txid)) return problem(400, 'CobOperacaoInvalida', 'txid must be 26 to 35 alphanumerics');
+      if (!VALOR.test(body?.valor?.original ?? '')) return problem(400, 'CobOperacaoInvalida', 'valor.original must be a decimal string with 2 decimals');
+      if (body?.chave !== STANDIN_PIX_KEY) return problem(400, 'CobOperacaoInvalida', 'chave is not a key of this account');
+      if (kind === 'cob' && !(Number.isInteger(body?.calendario?.expiracao) && body.calendario.expiracao > 0)) return problem(400, 'CobOperacaoInvalida', 'calendario.expiracao must be a positive integer');
+      if (kind === 'cobv') {
+        if (!/^\d{4}-\d{2}-\d{2}$/.test(body?.calendario?.dataDeVencimento ?? '')) return problem(400, 'CobVOperacaoInvalida', 'calendario.dataDeVencimento is required');
+        if (!body?.devedor?.nome || !(body.devedor.cpf || body.devedor.cnpj)) return problem(400, 'CobVOperacaoInvalida', 'devedor (cpf or cnpj, and nome) is required');
+      }
+      const existing = this.charges.get(txid);
+      if (existing && existing.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', `the charge is ${existing.status}`);
+      const charge: StandInCharge = existing ?? { kind, txid, body, status: 'ATIVA', location: `${this.options.locationHost ?? LOCATION_HOST}/qr/v2/${kind === 'cobv' ? 'cobv/' : ''}${randomUUID().replace(/-/g, '')}`, criacao: new Date().toISOString(), revisao: 0 };
+      if (existing) {
+        charge.body = body;
+        charge.revisao++;
+      }
+      this.charges.set(txid, charge);
+      return send(existing ? 200 : 201, this.chargeView(charge));
+    }
+    if ((m = /^\/(cob|cobv)\/([^/]+)$/.exec(path)) && req.method === 'GET') {
+      const charge = this.charges.get(m[2]);
+      return charge ? send(200, this.chargeView(charge)) : problem(404, 'CobNaoEncontrado', 'no such charge');
+    }
+    if (path === '/pix' && req.method === 'GET') {
+      const inicio = Date.parse(url.searchParams.get('inicio') ?? '');
+      const fim = Date.parse(url.searchParams.get('fim') ?? '');
+      if (Number.isNaN(inicio) || Number.isNaN(fim)) return problem(400, 'ConsultaPixInvalida', 'inicio and fim are required (RFC 3339)');
+      const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? '0');
+      const size = Math.min(Number(url.searchParams.get('paginacao.itensPorPagina') ?? '100'), this.options.pageSize ?? 1000);
+      const all = this.received.filter((p) => Date.parse(p.horario) >= inicio && Date.parse(p.horario) <= fim);
+      return send(200, {
+        parametros: {
+          inicio: new Date(inicio).toISOString(),
+          fim: new Date(fim).toISOString(),
+          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)), quantidadeTotalDeItens: all.length },
+        },
+        pix: all.slice(page * size, page * size + size),
+      });
+    }
+    if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
+      const pix = this.received.find((p) => p.endToEndId === m![1]);
+      if (!pix) return problem(404, 'PixNaoEncontrado', 'no such Pix');
+      if (!/^[a-zA-Z0-9]{1,35}$/.test(m[2])) return problem(400, 'DevolucaoInvalida', 'id must be 1 to 35 alphanumerics');
+      if (!VALOR.test(body?.valor ?? '')) return problem(400, 'DevolucaoInvalida', 'valor must be a decimal string with 2 decimals');
+      const same = pix.devolucoes.find((d) => d.id === m![2]);
+      if (same) return same.valor === body.valor ? send(201, same) : problem(409, 'DevolucaoIdJaUtilizado', 'this id was used with another valor');
+      const cents = (v: string) => BigInt(v.replace('.', ''));
+      const refunded = pix.devolucoes.reduce((sum, d) => sum + cents(d.valor), 0n);
+      if (refunded + cents(body.valor) > cents(pix.valor)) return problem(400, 'DevolucaoValorExcedido', 'the refunds would exceed the Pix');
+      const now = new Date().toISOString();
+      const devolucao = { id: m[2], rtrId: `D12345678${now.replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex').slice(0, 11)}`, valor: body.valor, horario: { solicitacao: now, liquidacao: now }, status: 'DEVOLVIDO' };
+      pix.devolucoes.push(devolucao);
+      return send(201, devolucao);
+    }
+    if ((m = /^\/webhook\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
+      if (typeof body?.webhookUrl !== 'string') return problem(400, 'WebhookOperacaoInvalida', 'webhookUrl is required');
+      this.webhook = { url: body.webhookUrl, secret: this.webhook?.secret ?? '' };
+      return send(204);
+    }
+    return problem(404, 'NaoEncontrado', 'no such operation');
+  }
+
+  private chargeView(charge: StandInCharge) {
+    return {
+      ...charge.body,
+      calendario: { criacao: charge.criacao, ...charge.body.calendario },
+      txid: charge.txid,
+      revisao: charge.revisao,
+      status: charge.status,
+      loc: { id: 1, location: charge.location, tipoCob: charge.kind, criacao: charge.criacao },
+      location: charge.location,
+    };
+  }
+}
+
+/**
+ * As its own process (for trying the connector by hand):
+ *   node --import tsx test/standins/pix-psp.ts --port 0 [--cert F --key F --ca F] [--webhook-url URL --webhook-secret S]
+ */
+async function main(): Promise<void> {
+  const { parseArgs } = await import('node:util');
+  const { values } = parseArgs({
+    options: { port: { type: 'string', default: '0' }, cert: { type: 'string' }, key: { type: 'string' }, ca: { type: 'string' }, 'webhook-url': { type: 'string' }, 'webhook-secret': { type: 'string' } },
+  });
+  const tls = values.cert && values.key && values.ca ? { certFile: values.cert, keyFile: values.key, caFile: values.ca } : undefined;
+  const webhook = values['webhook-url'] ? { url: values['webhook-url'], secret: values['webhook-secret'] ?? '' } : undefined;
+  const psp = await new PixStandIn({ port: Number(values.port), tls, webhook }).start();
+  process.stdout.write(`${JSON.stringify({ apiUrl: psp.baseUrl, tokenUrl: psp.tokenUrl, clientId: STANDIN_PIX_CLIENT_ID, pixKey: STANDIN_PIX_KEY })}\n`);
+}
+
+if (import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1] ?? '').href) void main();
