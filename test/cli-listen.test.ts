@@ -144,6 +144,28 @@ describe(`gateway listen and trigger (${testDialect})`, () => {
     }
   });
 
+  it('trigger makes every other event it knows, each delivered to the account's subscription; the operator key is asked for by name where needed', async () => {
+    const all = new Receiver();
+    await all.start();
+    const events = ['payment.authorized', 'subscription.active', 'billing.opened', 'subscription.canceled', 'plan.status_changed', 'payment_link.deactivated', 'bank_slip.issued', 'bank_slip.paid', 'pix_charge.paid'];
+    try {
+      await g.t.inject({ method: 'POST', url: subscriptions(), headers: { authorization: `Bearer ${itoken}` }, payload: { url: all.url('/all'), types: ['*'] } });
+      for (const event of events) {
+        const cli = gateway(['trigger', event], { ...env, GATEWAY_ADMIN_KEY: g.t.ctx.adminApiKey });
+        expect(await cli.exited, `${event}: ${cli.stdout}${cli.stderr}`).toBe(0);
+        expect(JSON.parse(cli.stdout).event).toBe(event);
+        await until(`${event} delivered`, () => all.received.find((r) => r.json?.type === event));
+      }
+      // The operator key is asked for by name when an event needs it, and nothing is made.
+      const refused = gateway(['trigger', 'bank_slip.paid'], env);
+      expect(await refused.exited).not.toBe(0);
+      expect(JSON.parse(refused.stdout)[0].tag).toBe('GATEWAY_ADMIN_KEY');
+    } finally {
+      await g.t.inject({ method: 'POST', url: subscriptions(), headers: { authorization: `Bearer ${itoken}` }, payload: { url: registered.url('/before'), types: ['TransactionStatus'] } });
+      await all.stop();
+    }
+  });
+
   it('errors are the JSON error array naming what is wrong', async () => {
     const unknown = gateway(['trigger', 'payment.nothing'], env);
     expect(await unknown.exited).toBe(1);

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { wallClockNow } from '../clock.js';
 import { ApiError } from '../http/errors.js';
+import { EXAMPLES } from '../http/examples.js';
 import { verify } from '../modules/webhooks/signature.js';
 import type { Command, Run } from './commands.js';
 
@@ -48,6 +50,16 @@ class Session {
     return body.accessToken;
   }
 
+  /**
+   * A sandbox call that needs the operator key (paying a slip or a Pix charge): read from
+   * GATEWAY_ADMIN_KEY only, like the password, so it never shows in the process list.
+   */
+  async sandbox(method: string, path: string, body?: unknown): Promise<any> {
+    const key = process.env.GATEWAY_ADMIN_KEY;
+    if (!key) throw new ApiError(400, 'GATEWAY_ADMIN_KEY', `GATEWAY_ADMIN_KEY is required for this event: ${path} takes the operator key.`);
+    return this.send(method, path, body, key);
+  }
+
   /** A call with the merchant's token of the path's API; answers the JSON body (null for none). */
   async call(method: string, path: string, body?: unknown): Promise<any> {
     const api = path.startsWith('/integration/') ? 'integration' : 'gateway';
@@ -84,7 +96,7 @@ class Session {
   }
 }
 
-const time = () => new Date().toISOString().slice(11, 19);
+const time = () => wallClockNow().toISOString().slice(11, 19);
 
 /** What a delivery is, for the printed line: an event type, a conciliation notification's change, a callback's status. */
 function describe(body: any): string {
@@ -204,8 +216,13 @@ async function listen({ values, io }: Run): Promise<number> {
 
 const GUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 
+async function storedCard(session: Session, cardNumber: string): Promise<string> {
+  // A far expiry: the sandbox clock may stand years ahead of the wall clock.
+  return (await session.call('POST', '/gateway/v1/vaults/cards', { cardNumber, expirationMonth: '12', expirationYear: '2045', cardholderName: 'MARIA SILVA' })).vaultId;
+}
+
 async function pay(session: Session, cardNumber: string, reference: string): Promise<any> {
-  const vault = await session.call('POST', '/gateway/v1/vaults/cards', { cardNumber, expirationMonth: '12', expirationYear: String(new Date().getUTCFullYear() + 5), cardholderName: 'MARIA SILVA' });
+  const vault = { vaultId: await storedCard(session, cardNumber) };
   return session.call('POST', '/gateway/v1/payments', {
     payment: { transactionType: 'credit', amount: 1000, productType: 'avista', installments: 1 },
     sellerInfo: { codeAntiFraud: GUID },
@@ -215,18 +232,76 @@ async function pay(session: Session, cardNumber: string, reference: string): Pro
   });
 }
 
+const reference = () => `trigger-${randomUUID().slice(0, 8)}`;
+
+/** A monthly plan of the trigger's own (first charge after a day's trial). */
+async function plan(session: Session): Promise<string> {
+  return session.call('POST', '/gateway/v1/recurrences/plans', { ...EXAMPLES.createPlan, name: `Trigger ${randomUUID().slice(0, 8)}`, trialDays: 1 });
+}
+
+async function subscribe(session: Session): Promise<{ planId: string; subscriptionId: string }> {
+  const planId = await plan(session);
+  const subscriptionId = await session.call('POST', '/gateway/v1/recurrences/subscriptions', { planId, vaultId: await storedCard(session, '4111111111111111'), orderNumber: `T-${randomUUID().slice(0, 8)}` });
+  return { planId, subscriptionId };
+}
+
+async function issueSlip(session: Session): Promise<any> {
+  const account = (await session.call('GET', '/integration/api/me')).accountNumber;
+  return session.call('POST', `/integration/api/billissuer/issue?accountNumber=${account}`, { ...EXAMPLES.issueBankSlip, pix: false, referenceCode: reference() });
+}
+
 /** Each event `trigger` makes, by the sandbox's own API calls (the events are the real ones). */
 const TRIGGERS: Record<string, (session: Session) => Promise<Record<string, unknown>>> = {
   'payment.authorized': async (s) => {
-    const p = await pay(s, '4111111111111111', `trigger-${Date.now()}`);
+    const p = await pay(s, '4111111111111111', reference());
     return { paymentId: p.paymentId, status: p.status };
   },
   'payment.denied': async (s) => {
-    const p = await pay(s, '4000000000009995', `trigger-${Date.now()}`);
+    const p = await pay(s, '4000000000009995', reference());
     return { paymentId: p.paymentId, status: p.status, returnCode: p.returnCode };
   },
+  'subscription.active': async (s) => subscribe(s),
+  'billing.opened': async (s) => subscribe(s),
+  'subscription.canceled': async (s) => {
+    const created = await subscribe(s);
+    await s.call('POST', `/gateway/v1/recurrences/subscriptions/${created.subscriptionId}/status`, { status: 'Canceled' });
+    return created;
+  },
+  'plan.status_changed': async (s) => {
+    const planId = await plan(s);
+    await s.call('POST', `/gateway/v1/recurrences/plans/${planId}/status`, { status: 'Inactive' });
+    return { planId, status: 'Inactive' };
+  },
+  'payment_link.deactivated': async (s) => {
+    const link = await s.call('POST', '/gateway/v1/paymentlink', EXAMPLES.createPaymentLink);
+    await s.call('POST', `/gateway/v1/paymentlink/${link.id}/deactivate`);
+    return { paymentLinkId: link.id };
+  },
+  'bank_slip.issued': async (s) => {
+    const slip = await issueSlip(s);
+    return { bankSlipId: slip.id, status: slip.status };
+  },
+  'bank_slip.paid': async (s) => {
+    const slip = await issueSlip(s);
+    // The sandbox bank registers a new slip a moment after it is issued; until then it cannot be paid (409).
+    for (let tries = 1; ; tries++) {
+      try {
+        const paid = await s.sandbox('POST', `/sandbox/bankslips/${slip.id}/pay`, {});
+        return { bankSlipId: slip.id, status: paid.status };
+      } catch (error) {
+        const notYet = error instanceof ApiError && error.statusCode === 409 && tries < 50;
+        if (!notYet) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+    }
+  },
+  'pix_charge.paid': async (s) => {
+    const charge = await s.call('POST', '/gateway/v1/pix/charges', { ...EXAMPLES.createPixCharge, referenceTransaction: reference() });
+    const paid = await s.sandbox('POST', `/sandbox/pix/${charge.id}/pay`, {});
+    return { pixChargeId: charge.id, status: paid.status };
+  },
   'payment.canceled': async (s) => {
-    const p = await pay(s, '4111111111111111', `trigger-${Date.now()}`);
+    const p = await pay(s, '4111111111111111', reference());
     const canceled = await s.call('POST', `/gateway/v1/payments/${p.paymentId}/cancel`);
     return { paymentId: p.paymentId, status: canceled?.status ?? 'Canceled' };
   },
