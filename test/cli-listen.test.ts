@@ -144,7 +144,7 @@ describe(`gateway listen and trigger (${testDialect})`, () => {
     }
   });
 
-  it('trigger makes every other event it knows, each delivered to the account's subscription; the operator key is asked for by name where needed', async () => {
+  it('trigger makes every other event it knows, each delivered to the account subscription; the operator key is asked for by name where needed', async () => {
     const all = new Receiver();
     await all.start();
     const events = ['payment.authorized', 'subscription.active', 'billing.opened', 'subscription.canceled', 'plan.status_changed', 'payment_link.deactivated', 'bank_slip.issued', 'bank_slip.paid', 'pix_charge.paid'];

@@ -1,3 +1,4 @@
+import { serviceUrl, type Fail } from '../service-url.js';
 import { CIELO_PRODUCTION_API_URL, CIELO_PRODUCTION_QUERY_URL } from './cielo/acquirer.js';
 
 /**
@@ -23,20 +24,10 @@ export interface AcquirerConfig {
 }
 
 type Env = Record<string, string | undefined>;
-type Fail = (message: string) => never;
 
 /** An http(s) origin (with an optional path prefix): Cielo's, or an operator's own proxy. */
 export function acquirerUrl(value: string, name: string, fail: Fail): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return fail(`${name} must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`${name} must be an http(s) URL, got "${value}"`);
-  if (url.username || url.password) fail(`${name} must not carry credentials (use CIELO_MERCHANT_ID and CIELO_MERCHANT_KEY)`);
-  if (url.search || url.hash) fail(`${name} must not have a query or fragment`);
-  return url.toString().replace(/\/+$/, '');
+  return serviceUrl(value, name, fail, 'use CIELO_MERCHANT_ID and CIELO_MERCHANT_KEY');
 }
 
 /** Cielo's sandbox answers with codes of its own; its hosts say "sandbox" in their names. */

@@ -1,4 +1,5 @@
 import { isValidIpOrCidr } from '../security/ip-allowlist.js';
+import { serviceUrl, type Fail } from '../service-url.js';
 
 /**
  * The Pix provider settings (PIX_*): who creates the charges and reports the payments. With
@@ -36,7 +37,6 @@ export interface PixConfig {
 }
 
 type Env = Record<string, string | undefined>;
-type Fail = (message: string) => never;
 type Integer = (value: string | undefined, fallback: number, name: string, min: number, max: number) => number;
 
 /** What a dynamic code's location may take: field 26 holds 99 characters, 22 of them GUI and sub-field heads. */
@@ -51,16 +51,7 @@ export function sandboxLocation(publicUrl: string, txid: string): string {
 }
 
 function httpUrl(value: string, name: string, fail: Fail): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return fail(`${name} must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') fail(`${name} must be an http(s) URL, got "${value}"`);
-  if (url.username || url.password) fail(`${name} must not carry credentials (use PIX_CLIENT_ID and PIX_CLIENT_SECRET)`);
-  if (url.search || url.hash) fail(`${name} must not have a query or fragment`);
-  return url.toString().replace(/\/+$/, '');
+  return serviceUrl(value, name, fail, 'use PIX_CLIENT_ID and PIX_CLIENT_SECRET');
 }
 
 const text = (value: string | undefined) => value?.trim() || undefined;
