@@ -124,6 +124,8 @@ async function main() {
 
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
+    const splitBefore = rssSplit();
+    const heapBefore = process.memoryUsage().heapUsed;
     resetPeakRss();
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
@@ -132,6 +134,7 @@ async function main() {
     const cpu = process.cpuUsage(cpuBefore);
     const rssAfter = process.memoryUsage().rss;
     const rssPeak = peakRss() ?? rssAfter;
+    const splitAfter = rssSplit();
     if (res.statusCode !== 200) throw new Error(res.body);
 
     const count = async (table: 'billings' | 'payments', where: (q: any) => any) =>
@@ -147,6 +150,10 @@ async function main() {
     console.log(`  CPU of this process during the run: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (the machine's other load shows as the difference to the run time)`);
     console.log(`  billings Paid ${paid}, next billings issued ${issued}, payments ${payments} (Authorized ${authorized})`);
     console.log(`  RSS before ${(rssBefore / MB).toFixed(0)} MB, peak ${(rssPeak / MB).toFixed(0)} MB, after ${(rssAfter / MB).toFixed(0)} MB`);
+    // File-backed pages are the database file read through mmap (SQLite's mmap_size): the kernel's, not the process's heap.
+    global.gc?.();
+    if (global.gc) console.log(`  heap used after a full collection: ${(heapBefore / MB).toFixed(0)} -> ${(process.memoryUsage().heapUsed / MB).toFixed(0)} MB`);
+    if (splitBefore && splitAfter) console.log(`  of which anonymous (heap, buffers) ${splitBefore.anon} -> ${splitAfter.anon} MB, file-backed (mmap of the database) ${splitBefore.file} -> ${splitAfter.file} MB`);
   } finally {
     await app.close();
     await ctx.database.close();
@@ -158,3 +165,14 @@ main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/** RssAnon and RssFile of this process in MB (Linux), or undefined elsewhere. */
+function rssSplit(): { anon: number; file: number } | undefined {
+  try {
+    const status = readFileSync('/proc/self/status', 'utf8');
+    const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
+    return { anon: Math.round(kb('RssAnon') / 1024), file: Math.round(kb('RssFile') / 1024) };
+  } catch {
+    return undefined;
+  }
+}
