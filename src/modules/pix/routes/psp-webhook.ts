@@ -34,11 +34,16 @@ export function pspWebhookRoutes(app: App, ctx: AppContext): void {
   const { webhookPath, webhookSecret, webhookAllowedIps } = ctx.config.pix;
   if (!webhookPath || !webhookSecret) return;
   const expected = digest(webhookSecret);
-  for (const url of [webhookPath, `${webhookPath}/pix`]) {
+  for (const [url, operationId] of [
+    [webhookPath, 'receivePspPixPayments'],
+    [`${webhookPath}/pix`, 'receivePspPixPaymentsAppended'],
+  ] as const) {
     app.post(url, {
       schema: {
-        tags: ['integration'],
+        tags: ['Pix'],
+        operationId,
         summary: 'Pix payments from the PSP (API Pix webhook)',
+        description: 'Called by the Pix PSP, not by integrators: the payments it received, each applied once by endToEndId. Authenticated by PIX_WEBHOOK_ALLOWED_IPS and PIX_WEBHOOK_SECRET.',
         body: PixWebhookBody,
         response: { 200: PixWebhookAnswer, ...errorResponses(400, 401, 403) },
       },
