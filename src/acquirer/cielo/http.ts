@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
+import { AnswerCut, readJsonAnswer, type ServiceAnswer } from '../../service-url.js';
 import { AcquirerUnavailable } from '../types.js';
 
 export interface CieloCredentials {
@@ -8,11 +9,8 @@ export interface CieloCredentials {
   merchantKey: string;
 }
 
-export interface CieloAnswer {
-  status: number;
-  /** Parsed JSON, or null for an empty body. */
-  body: unknown;
-}
+/** Cielo's answer as read by readJsonAnswer. */
+export type CieloAnswer = ServiceAnswer;
 
 /** An answer bigger than this is not Cielo's; reading on would only let a proxy fill our memory. */
 const MAX_ANSWER_BYTES = 1024 * 1024;
@@ -62,29 +60,15 @@ export class CieloHttp {
         else socket.once(secure ? 'secureConnect' : 'connect', () => (connected = true));
       });
       request.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) response.destroy(new Error('answer too large'));
-          else chunks.push(chunk);
-        });
-        response.on('error', () => fail('the answer was cut off'));
-        response.on('aborted', () => fail('the answer was cut off'));
-        response.on('end', () => {
-          if (settled) return;
-          const text = Buffer.concat(chunks).toString('utf8').trim();
-          let parsed: unknown = null;
-          try {
-            parsed = text === '' ? null : JSON.parse(text);
-          } catch {
-            // A 5xx page from a proxy is not JSON; a 2xx that is not JSON is no answer we can use.
-            if ((response.statusCode ?? 500) < 500) return fail(`answer ${response.statusCode} was not JSON`);
-          }
-          settled = true;
-          clearTimeout(timer);
-          resolve({ status: response.statusCode ?? 500, body: parsed });
-        });
+        readJsonAnswer(response, MAX_ANSWER_BYTES).then(
+          (answer) => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve(answer);
+          },
+          (error: Error) => fail(error instanceof AnswerCut ? 'the answer was cut off' : error.message),
+        );
       });
       request.on('error', (error) => fail(describe(error)));
       request.end(payload);

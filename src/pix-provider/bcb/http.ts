@@ -3,12 +3,11 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { PixConfig } from '../config.js';
+import { readJsonAnswer, type ServiceAnswer } from '../../service-url.js';
 import { PixProviderUnavailable } from '../types.js';
 
-export interface PspAnswer {
-  status: number;
-  body: unknown;
-}
+/** The PSP's answer as read by readJsonAnswer. */
+export type PspAnswer = ServiceAnswer;
 
 /** An answer bigger than this is no API Pix answer (a `GET /pix` page of 1,000 items is far smaller). */
 const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
@@ -71,25 +70,10 @@ export class PspHttp {
       });
       const timer = setTimeout(() => request.destroy(new Error(`no answer within ${this.config.timeoutMs} ms`)), this.config.timeoutMs);
       request.on('response', (response) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > MAX_ANSWER_BYTES) response.destroy(new Error('answer too large'));
-          else chunks.push(chunk);
-        });
-        response.on('error', (error) => fail(error.message));
-        response.on('end', () => {
+        readJsonAnswer(response, MAX_ANSWER_BYTES).then((answer) => {
           clearTimeout(timer);
-          const text = Buffer.concat(chunks).toString('utf8').trim();
-          let parsed: unknown = null;
-          try {
-            parsed = text === '' ? null : JSON.parse(text);
-          } catch {
-            if ((response.statusCode ?? 500) < 500) return fail(`answer ${response.statusCode} was not JSON`);
-          }
-          resolve({ status: response.statusCode ?? 500, body: parsed });
-        });
+          resolve(answer);
+        }, (error: Error) => fail(error.message));
       });
       request.on('error', (error) => fail((error as NodeJS.ErrnoException).code ?? error.message));
       request.end(payload);
