@@ -34,6 +34,8 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'INSTANCE_ID', default: '<hostname>:<PORT>', meaning: 'Names this instance across restarts, so a restart takes back the jobs its previous process held' },
   { name: 'WEBHOOK_TIMEOUT_MS', default: '30000', meaning: 'A webhook or callback receiver must answer within this' },
   { name: 'CORS_ORIGINS', default: '(none: no CORS headers)', meaning: 'Comma-separated origins allowed to call the APIs from a browser ("*" for any), e.g. the host serving /docs elsewhere' },
+  { name: 'DASHBOARD_SESSION_MINUTES', default: '480', meaning: 'A dashboard login lasts at most this long' },
+  { name: 'DASHBOARD_IDLE_MINUTES', default: '30', meaning: 'A dashboard session unused this long ends' },
   { name: 'DOCS_PUBLIC', default: 'true in sandbox, false in production', meaning: 'Serve /docs and /openapi.json' },
   { name: 'METRICS_TOKEN', default: '(none)', meaning: 'Bearer token /metrics requires; production without it does not serve /metrics', secret: true },
   { name: 'BANK_SLIP_BANK_CODE', default: '001', meaning: 'FEBRABAN bank code (3 digits) that starts every bank slip barcode' },

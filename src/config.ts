@@ -60,6 +60,8 @@ export interface Config {
   corsOrigins: string[];
   /** Conciliation range searches: CONCIL_MAX_RANGE_DAYS, CONCIL_MAX_CONCURRENT_PER_MERCHANT, CONCIL_PAGE_ROWS (rows per keyset read). */
   conciliation: { maxRangeDays: number; maxConcurrentPerMerchant: number; pageRows: number };
+  /** DASHBOARD_SESSION_MINUTES (absolute lifetime) and DASHBOARD_IDLE_MINUTES (ends an unused session). */
+  dashboard: { sessionMinutes: number; idleMinutes: number };
 }
 
 export class ConfigError extends Error {}
@@ -206,6 +208,10 @@ export function loadConfig(env: Env = process.env): Config {
       maxRangeDays: integer(env.CONCIL_MAX_RANGE_DAYS, 90, 'CONCIL_MAX_RANGE_DAYS', 0, 366),
       maxConcurrentPerMerchant: integer(env.CONCIL_MAX_CONCURRENT_PER_MERCHANT, 2, 'CONCIL_MAX_CONCURRENT_PER_MERCHANT', 1, 1000),
       pageRows: integer(env.CONCIL_PAGE_ROWS, 2000, 'CONCIL_PAGE_ROWS', 1, 50_000),
+    },
+    dashboard: {
+      sessionMinutes: integer(env.DASHBOARD_SESSION_MINUTES, 480, 'DASHBOARD_SESSION_MINUTES', 1, 7 * 24 * 60),
+      idleMinutes: integer(env.DASHBOARD_IDLE_MINUTES, 30, 'DASHBOARD_IDLE_MINUTES', 1, 7 * 24 * 60),
     },
     acquirer: loadAcquirerConfig(env, (message) => {
       throw new ConfigError(message);

@@ -35,6 +35,7 @@ const OWNER: Record<string, string> = {
   merchants: 'modules/merchants',
   credentials: 'modules/merchants',
   login_attempts: 'modules/auth',
+  dashboard_sessions: 'modules/dashboard',
   card_keys: 'modules/cards',
   card_tokens: 'modules/cards',
   vault_cards: 'modules/cards',

@@ -13,6 +13,7 @@ import * as m0010 from './migrations/0010_bankslip_cnab.js';
 import * as m0011 from './migrations/0011_pix_provider.js';
 import * as m0012 from './migrations/0012_receivables_payment_date_walk.js';
 import * as m0013 from './migrations/0013_event_types.js';
+import * as m0014 from './migrations/0014_dashboard_sessions.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -32,6 +33,7 @@ export const migrations: Record<string, Migration> = {
   '0011_pix_provider': m0011,
   '0012_receivables_payment_date_walk': m0012,
   '0013_event_types': m0013,
+  '0014_dashboard_sessions': m0014,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

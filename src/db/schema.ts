@@ -42,6 +42,22 @@ export interface LoginAttemptsTable {
   locked_until: string | null;
 }
 
+/** A dashboard login (issue 19): only the SHA-256 of the cookie's id is kept. */
+export interface DashboardSessionsTable {
+  id_hash: string;
+  /** 'merchant' | 'operator'. */
+  role: string;
+  merchant_id: string | null;
+  /** The merchant's credential; re-checked on every request. */
+  user_name: string | null;
+  csrf_token: string;
+  created_at: string;
+  /** Absolute end of the session (wall clock). */
+  expires_at: string;
+  /** Last request (wall clock): an idle session ends before expires_at. */
+  last_seen_at: string;
+}
+
 export interface IdempotencyKeysTable {
   /** `merchant:<merchantId>` or `admin`: keys are per merchant. */
   owner: string;
@@ -466,6 +482,7 @@ export interface DB {
   merchants: MerchantsTable;
   credentials: CredentialsTable;
   login_attempts: LoginAttemptsTable;
+  dashboard_sessions: DashboardSessionsTable;
   idempotency_keys: IdempotencyKeysTable;
   jobs: JobsTable;
   card_keys: CardKeysTable;

@@ -23,6 +23,7 @@ import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
 import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 import { registerAcquirerRoutes } from '../acquirer/routes.js';
+import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -118,6 +119,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerBankSlipRoutes(app, ctx);
     registerWebhookRoutes(app, ctx);
     if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
+    registerDashboardRoutes(app, ctx);
   }
   return app;
 }

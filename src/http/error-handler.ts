@@ -15,7 +15,7 @@ const FRAMEWORK_TAGS: Record<number, string> = {
   429: 'rate_limited',
 };
 
-function frameworkError(error: FastifyError): { status: number; errors: ErrorItem[] } {
+export function frameworkError(error: FastifyError): { status: number; errors: ErrorItem[] } {
   const status = error.statusCode ?? 500;
   if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || (status === 400 && error instanceof SyntaxError)) {
     return { status: 400, errors: [{ tag: 'body', description: 'The request body is not valid JSON.' }] };

@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installmentPlan } from '../../src/domain/installments.js';
 import { formatFixed } from '../../src/domain/money.js';
-import { brl } from '../../src/modules/paymentlinks/checkout/format.js';
+import { brl } from '../../src/domain/format-br.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { createLink, information } from './support.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { installmentPlan, priceInstallment } from '../../src/domain/installments.js';
-import { brl, taxId } from '../../src/modules/paymentlinks/checkout/format.js';
-import { escapeHtml, html } from '../../src/modules/paymentlinks/checkout/html.js';
+import { brl, taxId } from '../../src/domain/format-br.js';
+import { escapeHtml, html } from '../../src/http/html.js';
 
 /**
  * Reference vectors computed independently with Python's decimal module at 60 digits:

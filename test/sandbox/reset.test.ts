@@ -72,7 +72,7 @@ describe(`sandbox reset (${testDialect})`, () => {
     const removed = Object.keys(res.json().removed);
     // Configuration and identity stay; `settings` holds the clock, which the reset sets itself.
     const KEPT = [
-      'merchants', 'credentials', 'login_attempts', 'card_keys', 'settings', 'merchant_pricing', 'antifraud_settings',
+      'merchants', 'credentials', 'login_attempts', 'dashboard_sessions', 'card_keys', 'settings', 'merchant_pricing', 'antifraud_settings',
       'antifraud_blocklist', 'acquirer_connections', 'webhook_subscriptions', 'kysely_migration', 'kysely_migration_lock',
     ];
     // PostgreSQL: this test file's own schema only (the introspection lists every schema's tables).

@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
@@ -18,6 +19,10 @@ export interface TokenResponse {
 export type LoginResult = { status: number; body: TokenResponse; retryAfter?: number };
 
 export type Principal = TokenClaims;
+
+type Credential = NonNullable<Awaited<ReturnType<MerchantService['activeCredential']>>>;
+/** A login's outcome: the refusal to answer, or the credential and its scopes. */
+export type PasswordCheck = { refused: LoginResult } | { credential: Credential; scopes: Scope[] };
 
 const refused = (status: number, message: string, retryAfter?: number): LoginResult => ({
   status,
@@ -46,29 +51,9 @@ export class AuthService {
 
   /** Both token endpoints (contract section 4); the refusal is in the token response shape. */
   async login(api: ApiName, userName: string, password: string, ip: string): Promise<LoginResult> {
-    const db = this.database.db;
-    const locked = await lockedForSeconds(db, userName, this.clock.wallNow());
-    if (locked > 0) return refused(429, 'Too many failed logins; try again later.', locked);
-
-    const credential = await this.merchants.activeCredential(userName);
-    // Always run one scrypt, known user or not: the response time tells nothing.
-    const valid = await this.verify(password, credential?.password_hash ?? (await this.dummyHash));
-    if (!credential || !valid) {
-      if (await recordFailure(db, userName, this.clock.wallNow())) {
-        // The userName of a credential (an id like the merchant's, not a secret) is named; an
-        // unknown one is not: it is whatever the caller typed, perhaps a password in the wrong field.
-        const who = credential ? { userName, merchantId: credential.merchant_id } : { knownUser: false };
-        this.logger?.warn({ event: 'login.locked', api, ...who, ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
-      }
-      return refused(401, 'Invalid userName or password.');
-    }
-    await clearFailures(db, userName);
-
-    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) return refused(403, 'Requests from this address are not allowed.');
-    const scopes = credential.scopes.split(' ') as Scope[];
-    if (api === 'integration' && !scopes.includes('integration')) {
-      return refused(403, 'This credential has no access to the integration API.');
-    }
+    const checked = await this.checkPassword(api, userName, password, ip);
+    if ('refused' in checked) return checked.refused;
+    const { credential, scopes } = checked;
     const token = await this.signer.issue(
       api,
       { userName, merchantId: credential.merchant_id, accountNumber: Number(credential.account_number), scopes },
@@ -84,6 +69,57 @@ export class AuthService {
         message: 'OK',
       },
     };
+  }
+
+  /**
+   * The password check behind every login (the two token endpoints and the dashboard's): the
+   * same lockout, the same constant-time answer for unknown userNames, the credential's IP
+   * list, and the integration scope for the integration API.
+   */
+  async checkPassword(api: ApiName | 'dashboard', userName: string, password: string, ip: string): Promise<PasswordCheck> {
+    const db = this.database.db;
+    const locked = await lockedForSeconds(db, userName, this.clock.wallNow());
+    if (locked > 0) return { refused: refused(429, 'Too many failed logins; try again later.', locked) };
+
+    const credential = await this.merchants.activeCredential(userName);
+    // Always run one scrypt, known user or not: the response time tells nothing.
+    const valid = await this.verify(password, credential?.password_hash ?? (await this.dummyHash));
+    if (!credential || !valid) {
+      if (await recordFailure(db, userName, this.clock.wallNow())) {
+        // The userName of a credential (an id like the merchant's, not a secret) is named; an
+        // unknown one is not: it is whatever the caller typed, perhaps a password in the wrong field.
+        const who = credential ? { userName, merchantId: credential.merchant_id } : { knownUser: false };
+        this.logger?.warn({ event: 'login.locked', api, ...who, ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
+      }
+      return { refused: refused(401, 'Invalid userName or password.') };
+    }
+    await clearFailures(db, userName);
+
+    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) return { refused: refused(403, 'Requests from this address are not allowed.') };
+    const scopes = credential.scopes.split(' ') as Scope[];
+    if (api === 'integration' && !scopes.includes('integration')) {
+      return { refused: refused(403, 'This credential has no access to the integration API.') };
+    }
+    return { credential, scopes };
+  }
+
+  /**
+   * The dashboard's operator login: ADMIN_API_KEY compared in constant time, with the login
+   * lockout kept per address (an attacker cannot lock the operator out from elsewhere).
+   */
+  async checkAdminKey(key: string, expectedDigest: Buffer, ip: string): Promise<{ ok: true } | { status: 401 | 429; retryAfter?: number }> {
+    const db = this.database.db;
+    const lockKey = `operator@${ip}`;
+    const locked = await lockedForSeconds(db, lockKey, this.clock.wallNow());
+    if (locked > 0) return { status: 429, retryAfter: locked };
+    if (!timingSafeEqual(createHash('sha256').update(key).digest(), expectedDigest)) {
+      if (await recordFailure(db, lockKey, this.clock.wallNow())) {
+        this.logger?.warn({ event: 'login.locked', api: 'dashboard-operator', ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
+      }
+      return { status: 401 };
+    }
+    await clearFailures(db, lockKey);
+    return { ok: true };
   }
 
   /**

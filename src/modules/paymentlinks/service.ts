@@ -6,7 +6,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
 import type { Principal } from '../auth/service.js';
 import { CheckoutPayments } from './checkout/payments.js';
-import { brl } from './checkout/format.js';
+import { brl } from '../../domain/format-br.js';
 import { linkReference, paymentLinksRepository as repo, type PaymentLinkRow } from './repository.js';
 import { checkLinkTerms } from './rules.js';
 import type { CreatePaymentLinkBody, PaymentLinkView } from './schemas.js';

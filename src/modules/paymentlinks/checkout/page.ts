@@ -4,8 +4,8 @@ import type { PaymentLinkRow } from '../repository.js';
 import { offeredCounts } from '../rules.js';
 import { LINK_STATUS } from '../status.js';
 import { termsOf } from '../view.js';
-import { brl, dateTimeBr, taxId } from './format.js';
-import { html, type SafeHtml } from './html.js';
+import { brl, dateTimeBr, taxId } from '../../../domain/format-br.js';
+import { html, type SafeHtml } from '../../../http/html.js';
 
 /** Versioned asset URLs (the version is a hash of the file, so caches never serve a stale script). */
 export interface PageAssets {

@@ -1,0 +1,48 @@
+import { brl } from '../../domain/format-br.js';
+
+/**
+ * What the dashboard shows, formatted for pt-BR in both languages (the money is reais and the
+ * merchants are Brazilian): R$ 1.234,56, 31/01/2026 09:00 in Brasília time. Never a float.
+ */
+export { brl };
+
+const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
+  timeZone: 'America/Sao_Paulo',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** An ISO instant -> "31/01/2026 09:00" (Brasília). A zone-less timestamp is read as Brasília time already. */
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const instant = /[zZ]|[+-]\d\d:?\d\d$/.test(iso) ? new Date(iso) : new Date(`${iso}-03:00`);
+  if (Number.isNaN(instant.getTime())) return iso;
+  return DATE_TIME.format(instant).replace(',', '');
+}
+
+/** "2026-01-31" (or an ISO instant's date part) -> "31/01/2026". */
+export function date(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso);
+  return m ? `${m[3]}/${m[2]}/${m[1]}` : iso;
+}
+
+/** Reais as the APIs carry them (a decimal number or text, e.g. 150.5) -> "R$ 150,50", through integer cents. */
+export function reais(value: number | string | null | undefined): string {
+  if (value === null || value === undefined || value === '') return '';
+  const text = typeof value === 'number' ? value.toFixed(2) : value;
+  const m = /^(-?)(\d+)(?:\.(\d{1,}))?$/.exec(text);
+  if (!m) return String(value);
+  const cents = BigInt(m[2]) * 100n + BigInt(((m[3] ?? '') + '00').slice(0, 2));
+  return brl(m[1] ? -cents : cents);
+}
+
+/** 0.8765 -> "87,7 %"; a ratio of whole numbers as a percentage with one decimal. */
+export function percent(part: number, whole: number): string {
+  if (whole === 0) return '-';
+  const tenths = Math.round((part * 1000) / whole);
+  return `${Math.trunc(tenths / 10)},${tenths % 10} %`;
+}

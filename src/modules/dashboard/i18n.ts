@@ -1,0 +1,111 @@
+/**
+ * The dashboard speaks Brazilian Portuguese by default and English on request (the `gw_lang`
+ * cookie, set by the switch in the header). Strings shared by every page live here; a page's
+ * own strings live beside it, in the same two-language shape (`bilingual`).
+ */
+export type Lang = 'pt-BR' | 'en';
+export const LANGS: Lang[] = ['pt-BR', 'en'];
+
+export function langOf(cookie: string | undefined): Lang {
+  return cookie === 'en' ? 'en' : 'pt-BR';
+}
+
+/** A page's strings in both languages: the English set must have every key of the Portuguese one. */
+export function bilingual<T extends Record<string, string>>(pt: T, en: { [K in keyof T]: string }): (lang: Lang) => T {
+  return (lang) => (lang === 'en' ? (en as T) : pt);
+}
+
+export const common = bilingual(
+  {
+    brand: 'Gateway de pagamentos',
+    skip: 'Pular para o conteúdo',
+    menu: 'Menu principal',
+    home: 'Início',
+    payments: 'Pagamentos',
+    recurrence: 'Recorrência',
+    bankSlips: 'Boletos',
+    pix: 'Pix',
+    links: 'Links de pagamento',
+    webhooks: 'Webhooks',
+    conciliation: 'Conciliação',
+    merchants: 'Lojistas',
+    review: 'Revisão',
+    jobs: 'Filas',
+    sandbox: 'Sandbox',
+    logout: 'Sair',
+    language: 'Idioma',
+    switchTo: 'English',
+    signedInAs: 'Conectado como',
+    operator: 'Operador',
+    next: 'Próxima página',
+    first: 'Primeira página',
+    filter: 'Filtrar',
+    noRows: 'Nada encontrado.',
+    back: 'Voltar',
+    yes: 'Sim',
+    no: 'Não',
+    errorTitle: 'Algo deu errado',
+    notFound: 'Página não encontrada.',
+    csrf: 'O formulário expirou ou não veio desta página. Recarregue a página e tente de novo.',
+    loginTitle: 'Entrar',
+    userName: 'Usuário (userName)',
+    password: 'Senha',
+    signIn: 'Entrar',
+    operatorLogin: 'Entrar como operador',
+    merchantLogin: 'Entrar como lojista',
+    adminKey: 'Chave de operador (ADMIN_API_KEY)',
+    badLogin: 'Usuário ou senha inválidos.',
+    badAdminKey: 'Chave de operador inválida.',
+    locked: 'Muitas tentativas sem sucesso. Tente de novo em {minutes} minutos.',
+    ipRefused: 'Este endereço não pode usar esta credencial.',
+    sessionEnded: 'Sua sessão terminou. Entre de novo.',
+    forbidden: 'Esta página é de outro perfil.',
+    sandboxBadge: 'SANDBOX',
+  },
+  {
+    brand: 'Payment gateway',
+    skip: 'Skip to content',
+    menu: 'Main menu',
+    home: 'Home',
+    payments: 'Payments',
+    recurrence: 'Recurring billing',
+    bankSlips: 'Bank slips',
+    pix: 'Pix',
+    links: 'Payment links',
+    webhooks: 'Webhooks',
+    conciliation: 'Conciliation',
+    merchants: 'Merchants',
+    review: 'Review',
+    jobs: 'Job queues',
+    sandbox: 'Sandbox',
+    logout: 'Sign out',
+    language: 'Language',
+    switchTo: 'Português',
+    signedInAs: 'Signed in as',
+    operator: 'Operator',
+    next: 'Next page',
+    first: 'First page',
+    filter: 'Filter',
+    noRows: 'Nothing found.',
+    back: 'Back',
+    yes: 'Yes',
+    no: 'No',
+    errorTitle: 'Something went wrong',
+    notFound: 'Page not found.',
+    csrf: 'The form expired or did not come from this page. Reload the page and try again.',
+    loginTitle: 'Sign in',
+    userName: 'User (userName)',
+    password: 'Password',
+    signIn: 'Sign in',
+    operatorLogin: 'Sign in as operator',
+    merchantLogin: 'Sign in as merchant',
+    adminKey: 'Operator key (ADMIN_API_KEY)',
+    badLogin: 'Invalid user or password.',
+    badAdminKey: 'Invalid operator key.',
+    locked: 'Too many failed attempts. Try again in {minutes} minutes.',
+    ipRefused: 'This address may not use this credential.',
+    sessionEnded: 'Your session ended. Sign in again.',
+    forbidden: 'This page belongs to another role.',
+    sandboxBadge: 'SANDBOX',
+  },
+);
