@@ -86,8 +86,9 @@ export async function loginOperator(page: Page, base: string, adminKey: string):
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(ctx: Document, opts: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return axe.run(document, { resultTypes: ['violations'] });
+    // Runs in the page: its globals are the browser's (this project's tsconfig has no DOM types).
+    const page = globalThis as unknown as { document: unknown; axe: { run(ctx: unknown, opts: object): Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } };
+    return page.axe.run(page.document, { resultTypes: ['violations'] });
   });
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
