@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../http/errors.js';
 import { common, langOf } from './i18n.js';
+import type { Principal } from '../auth/service.js';
 import type { DashboardAssets, PageContext } from './layout.js';
 import type { DashboardRole, DashboardSession, DashboardSessions } from './sessions.js';
 
@@ -16,6 +17,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The dashboard session of the request's cookie, when there is a live one. */
     dashboardSession?: DashboardSession;
+    /** A merchant session's principal: what its credential's bearer token would carry. */
+    dashboardPrincipal?: Principal;
   }
 }
 
@@ -64,7 +67,13 @@ export function requireRole(request: FastifyRequest, role: DashboardRole): Dashb
   return session;
 }
 
-/** A merchant page's session, with the merchant id it may see. */
-export function requireMerchant(request: FastifyRequest): DashboardSession & { merchantId: string } {
-  return requireRole(request, 'merchant') as DashboardSession & { merchantId: string };
+/**
+ * A merchant page's principal (userName, merchantId, accountNumber, scopes): pass it to the
+ * services exactly as an API route passes its token's. Everything a page shows is read with
+ * its merchantId or accountNumber, so another merchant's id in the URL is a 404.
+ */
+export function requireMerchant(request: FastifyRequest): Principal {
+  requireRole(request, 'merchant');
+  if (!request.dashboardPrincipal) throw new NeedsLogin();
+  return request.dashboardPrincipal;
 }

@@ -99,7 +99,7 @@ export function layout(page: PageContext, title: string, body: SafeHtml | SafeHt
 <body>
 <a class="skip" href="#main">${t.skip}</a>
 ${header(page)}
-<div class="frame">
+<div class="frame${page.session ? " with-menu" : ""}">
 ${menu(page)}
 <main id="main" tabindex="-1">
 <h1>${title}</h1>

@@ -8,6 +8,7 @@ import { frameworkError } from '../../http/error-handler.js';
 import type { App } from '../../http/types.js';
 import { validationErrors } from '../../http/validation.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
+import type { Scope } from '../merchants/service.js';
 import { DashboardSessions, csrfMatches } from './sessions.js';
 import { NeedsLogin, SESSION_COOKIE, pageContext, seeOther, sendPage, type DashboardDeps } from './http.js';
 import { common, langOf } from './i18n.js';
@@ -48,6 +49,13 @@ export function registerDashboardRoutes(app: App, ctx: AppContext): void {
             await sessions.close(request.cookies[SESSION_COOKIE]!);
             return;
           }
+          // The same principal a bearer token of this credential gives the APIs' services.
+          request.dashboardPrincipal = {
+            userName: credential.user_name,
+            merchantId: credential.merchant_id,
+            accountNumber: Number(credential.account_number),
+            scopes: credential.scopes.split(' ') as Scope[],
+          };
         }
         request.dashboardSession = session;
       });
