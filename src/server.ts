@@ -66,6 +66,7 @@ function printSandboxBanner(
       `  Gateway API:      ${publicUrl}${gatewayPath}`,
       `  Integration API:  ${publicUrl}${integrationPath}`,
       `  API docs:         ${publicUrl}/docs`,
+      `  Dashboard:        ${publicUrl}/dashboard (the demo userName and password below; operators: the admin key)`,
       '',
       'Demo merchant (kept across restarts):',
       `  merchantId:       ${demo.merchantId}`,

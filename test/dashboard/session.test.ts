@@ -127,3 +127,19 @@ describe(`dashboard sessions, CSRF and roles (${testDialect})`, () => {
     expect(page.body).toContain('Sign in');
   });
 });
+
+describe(`dashboard cookies in production (${testDialect})`, () => {
+  it('the session cookie is Secure in production', async () => {
+    const t = await testApp({ env: { GATEWAY_MODE: 'production', DATA_KEY: Buffer.alloc(32, 5).toString('base64') } });
+    try {
+      const m = await t.merchant();
+      const c = new DashboardClient(t);
+      const login = await c.loginMerchant(m);
+      expect(login.statusCode).toBe(303);
+      const cookie = (login.cookies as { name: string; secure?: boolean; httpOnly?: boolean; sameSite?: string }[]).find((x) => x.name === 'gw_session')!;
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict' });
+    } finally {
+      await t.close();
+    }
+  });
+});
