@@ -2,7 +2,7 @@
  * Dashboard pages with 1,000,000 payments in the account (issue 19): the real server in a child
  * process (ROLE=all, sandbox); 1,000,000 card payments of one merchant over the last year, bulk
  * inserted (not HTTP: 85 % approved, 10 % denied over six return codes, the rest Blocked, Canceled
- * or Paid), with the receivables of the last 60 days' payments; then every dashboard page, logged
+ * or Paid), with the receivables of the last 60 days' payments, and 400,000 webhook notifications; then every dashboard page, logged
  * in through the login form like a browser, 20 times after 3 warm-ups, one request at a time on a
  * kept-alive connection, timed to the last byte. Target: < 200 ms server time per page.
  *
@@ -117,6 +117,20 @@ async function main() {
       batch = [];
       receivables = [];
     });
+    // 400,000 webhook notifications (one in a thousand a pix_charge.paid, one in seven Delivered): the delivery log's filters.
+    const N = 400_000;
+    if (engine === 'postgres') {
+      await sql`insert into webhook_notifications (merchant_id, account_number, channel, type, payload, url, status, attempts, next_attempt_at, deadline_at, created_at, updated_at)
+        select ${merchant.merchantId}, ${account}, 'webhook', case when g % 1000 = 0 then 'pix_charge.paid' else 'TransactionStatus' end, '{"type":"x"}', null,
+        case when g % 7 = 0 then 'Delivered' else 'Exhausted' end, 1, null, '2027-01-01T00:00:00.000Z',
+        to_char(timestamp '2026-01-01' + (g || ' seconds')::interval, 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), '2026-01-01T00:00:00.000Z' from generate_series(1, ${N}) g`.execute(db);
+    } else {
+      await sql`with recursive g(n) as (select 1 union all select n + 1 from g where n < ${N})
+        insert into webhook_notifications (merchant_id, account_number, channel, type, payload, url, status, attempts, next_attempt_at, deadline_at, created_at, updated_at)
+        select ${merchant.merchantId}, ${account}, 'webhook', case when n % 1000 = 0 then 'pix_charge.paid' else 'TransactionStatus' end, '{"type":"x"}', null,
+        case when n % 7 = 0 then 'Delivered' else 'Exhausted' end, 1, null, '2027-01-01T00:00:00.000Z',
+        strftime('%Y-%m-%dT%H:%M:%S.000Z', '2026-01-01', '+' || n || ' seconds'), '2026-01-01T00:00:00.000Z' from g`.execute(db);
+    }
     await sql`analyze`.execute(db);
     console.log(`${engine}: ${ROWS.toLocaleString('en')} payments loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 
@@ -139,7 +153,11 @@ async function main() {
       ['merchant', 'bank slips', '/dashboard/bankslips'],
       ['merchant', 'Pix charges', '/dashboard/pix'],
       ['merchant', 'payment links', '/dashboard/links'],
-      ['merchant', 'webhooks', '/dashboard/webhooks'],
+      ['merchant', 'webhooks: subscription and delivery log (400,000 notifications)', '/dashboard/webhooks'],
+      ['merchant', 'delivery log by a rare type', '/dashboard/webhooks?type=pix_charge.paid'],
+      ['merchant', 'delivery log by status', '/dashboard/webhooks?status=Delivered'],
+      ['merchant', 'delivery log by an empty channel', '/dashboard/webhooks?channel=callback'],
+      ['merchant', 'delivery log, two days', '/dashboard/webhooks?startDate=2026-01-02&endDate=2026-01-03'],
       ['merchant', 'conciliation export form', '/dashboard/conciliation'],
       ['operator', 'merchants', '/dashboard/operator/merchants'],
       ['operator', 'review queue (20,000 Blocked)', '/dashboard/operator/review'],

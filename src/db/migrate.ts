@@ -14,6 +14,9 @@ import * as m0011 from './migrations/0011_pix_provider.js';
 import * as m0012 from './migrations/0012_receivables_payment_date_walk.js';
 import * as m0013 from './migrations/0013_event_types.js';
 import * as m0014 from './migrations/0014_dashboard_sessions.js';
+import * as m0015 from './migrations/0015_dashboard_payments.js';
+import * as m0016 from './migrations/0016_dashboard_lists.js';
+import * as m0017 from './migrations/0017_dashboard_operator.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -34,6 +37,9 @@ export const migrations: Record<string, Migration> = {
   '0012_receivables_payment_date_walk': m0012,
   '0013_event_types': m0013,
   '0014_dashboard_sessions': m0014,
+  '0015_dashboard_payments': m0015,
+  '0016_dashboard_lists': m0016,
+  '0017_dashboard_operator': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -48,6 +48,17 @@ export interface MaxAttemptsSource {
   maxAttemptsFor(kind: string): number | undefined;
 }
 
+/** A job that failed for good, as the operator's dashboard lists it. */
+export interface FailedJob {
+  id: number;
+  kind: string;
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  /** Business time of the failure (the row's last update). */
+  failedAt: string;
+}
+
 export type FailOutcome = 'retry' | 'failed' | 'lost';
 
 /** What the queue reports as it records outcomes (GatewayMetrics fits). */
@@ -313,6 +324,34 @@ export class JobQueue {
     const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, failed: 0 };
     for (const row of rows) counts[row.status] = Number(row.n);
     return counts;
+  }
+
+  /**
+   * The operator dashboard's job health (issue 19): the last jobs that failed for good, newest
+   * first, with their last error (a message, never a stack). A backward range of the
+   * (status, run_at, id) index over the failed rows only; run_at is the due time of the last attempt.
+   */
+  async lastFailed(limit: number): Promise<FailedJob[]> {
+    const rows = await this.database.db
+      .selectFrom('jobs')
+      .select(['id', 'kind', 'attempts', 'max_attempts', 'last_error', 'run_at', 'updated_at'])
+      .where('status', '=', 'failed')
+      .orderBy('run_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: Number(r.id), kind: r.kind, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, failedAt: r.updated_at }));
+  }
+
+  /** Failed jobs by kind (the failed range of the same index; failed jobs stay until an operator acts). */
+  async failedByKind(): Promise<Record<string, number>> {
+    const rows = await this.database.db
+      .selectFrom('jobs')
+      .select((eb) => ['kind', eb.fn.countAll().as('n')])
+      .where('status', '=', 'failed')
+      .groupBy('kind')
+      .execute();
+    return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
   }
 
   /**

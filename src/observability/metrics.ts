@@ -3,7 +3,7 @@ import type { AcquirerCall, AcquirerMetrics } from '../acquirer/router.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import type { JobMetrics } from '../jobs/queue.js';
-import { scrapedMetrics, type ScrapeLogger } from './scraped.js';
+import { QueueReader, scrapedMetrics, type QueueGroup, type ScrapeLogger } from './scraped.js';
 
 export interface GatewayMetricsDeps {
   database: Database;
@@ -61,8 +61,31 @@ export class GatewayMetrics implements AcquirerMetrics, JobMetrics {
   });
   private readonly scraped: Metric[];
 
+  private readonly queueReader: QueueReader;
+
   constructor(deps: GatewayMetricsDeps) {
-    this.scraped = scrapedMetrics(deps);
+    this.queueReader = new QueueReader(deps.database, deps.cacheMs, deps.logger);
+    this.scraped = scrapedMetrics({ ...deps, reader: this.queueReader });
+  }
+
+  /**
+   * The operator dashboard's job health (issue 19): the unfinished jobs by kind and status as the
+   * queue gauges read them (the same statement and the same few seconds' cache, so the page
+   * costs no more than a scrape); null when the database did not answer in time.
+   */
+  queueGroups(): Promise<QueueGroup[] | null> {
+    return this.queueReader.read();
+  }
+
+  /** gateway_job_failures_total by kind: failed attempts of this process since it started, retried or final. */
+  async jobFailureCounts(): Promise<Record<string, { retry: number; failed: number }>> {
+    const out: Record<string, { retry: number; failed: number }> = {};
+    for (const v of (await this.jobFailures.get()).values) {
+      const kind = String(v.labels.kind);
+      out[kind] ??= { retry: 0, failed: 0 };
+      if (v.labels.outcome === 'retry' || v.labels.outcome === 'failed') out[kind][v.labels.outcome] += v.value;
+    }
+    return out;
   }
 
   paymentRecorded(status: string, returnCode: string | null): void {

@@ -89,6 +89,8 @@ export interface ScrapedDeps {
   kinds: () => string[];
   logger?: ScrapeLogger;
   cacheMs?: number;
+  /** The reading to share (GatewayMetrics shares it with the operator's dashboard); default a new one. */
+  reader?: QueueReader;
 }
 
 /**
@@ -102,7 +104,7 @@ export interface ScrapedDeps {
  * so lateness there is what the worker has not caught up with yet.
  */
 export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
-  const reader = new QueueReader(deps.database, deps.cacheMs, deps.logger);
+  const reader = deps.reader ?? new QueueReader(deps.database, deps.cacheMs, deps.logger);
   const groups = async (): Promise<QueueGroup[] | null> => reader.read();
 
   const depth: Gauge<'kind' | 'status'> = new Gauge({

@@ -11,7 +11,7 @@ import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.j
 import { registrationOf, type Registration } from './registration.js';
 import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
-import type { BankSlipDetail, IssueBody } from './schemas.js';
+import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
 import { dueChargeOf } from './pix-code.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
@@ -198,6 +198,21 @@ export class BankSlipService {
       const last = rows[rows.length - 1];
       after = { date: last.date, seq: last.seq };
     }
+  }
+
+  /**
+   * One page of a listing, for the dashboard (read method): the same windows, filters and
+   * (date, seq) keyset as the three API listings, but a screenful at a time with the cursor of
+   * the next page, instead of the whole window streamed.
+   */
+  async listPage(accountNumber: number, by: 'due' | 'payment' | 'credit', startDate: string, endDate: string, limit: number, after?: ListCursor): Promise<{ items: BankSlipListRecord[]; next?: ListCursor }> {
+    checkRange(startDate, endDate);
+    const column: DateColumn = by === 'due' ? 'due_date' : by === 'payment' ? 'payment_date' : 'credit_date';
+    const range: ListRange = { start: startDate, end: endDate, ...(by === 'payment' ? { statusBill: STATUS.paid } : {}) };
+    const rows = await repo.listJsonPage(this.ctx.database.db, this.sql.list, accountNumber, column, range, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map((r) => JSON.parse(r.json) as BankSlipListRecord), ...(rows.length > limit && last ? { next: { date: last.date, seq: Number(last.seq) } } : {}) };
   }
 
   async information(merchantId: string, id: string): Promise<BankSlipDetail> {

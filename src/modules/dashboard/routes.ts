@@ -16,9 +16,17 @@ import { errorPage } from './pages/error.js';
 import { dashboardAssetRoutes } from './routes/assets.js';
 import { loginRoutes } from './routes/login.js';
 import { homeRoutes } from './routes/home.js';
+import { operatorRoutes } from './routes/operator-routes.js';
+import { recurrenceRoutes } from './routes/recurrence.js';
+import { bankSlipRoutes } from './routes/bankslips.js';
+import { pixRoutes } from './routes/pix.js';
+import { linkRoutes } from './routes/links.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { paymentRoutes } from './routes/payments.js';
+import { conciliationRoutes } from './routes/conciliation.js';
 
 /** Route files of the dashboard: each registers its pages and forms on the /dashboard scope. */
-const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => void)[] = [loginRoutes, homeRoutes];
+const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => void)[] = [loginRoutes, homeRoutes, paymentRoutes, conciliationRoutes, recurrenceRoutes, bankSlipRoutes, pixRoutes, linkRoutes, webhookRoutes, operatorRoutes];
 
 /** Paths a browser reaches without a session. */
 const PUBLIC = /^\/dashboard\/(login(\/operator)?|lang\/[^/?]+|assets\/[^/?]+)(\?.*)?$/;

@@ -66,6 +66,18 @@ export const credentialsRepository = {
     return findActiveCredential.first(db, { userName });
   },
 
+  /** A merchant's active credentials, oldest first (credentials_merchant_idx); never the password hash. */
+  async listActive(db: Executor, merchantId: string) {
+    return db
+      .selectFrom('credentials')
+      .select(['user_name', 'scopes', 'allowed_ips', 'created_at'])
+      .where('merchant_id', '=', merchantId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('user_name')
+      .execute();
+  },
+
   async revoke(db: Executor, userName: string, at: string): Promise<boolean> {
     const result = await db
       .updateTable('credentials')

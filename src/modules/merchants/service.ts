@@ -37,6 +37,14 @@ export interface IssuedCredential {
   allowedIps: string[];
 }
 
+/** An active credential as the operator's dashboard lists it: no secret. */
+export interface ActiveCredentialView {
+  userName: string;
+  scopes: Scope[];
+  allowedIps: string[];
+  createdDate: string;
+}
+
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789';
 function randomId(prefix: string, length: number): string {
   let id = prefix;
@@ -129,6 +137,16 @@ export class MerchantService {
   /** The active credential of a userName with its merchant's account number (what the auth module checks), or undefined. */
   activeCredential(userName: string) {
     return credentialsRepository.findActive(this.database.db, userName);
+  }
+
+  /**
+   * The operator dashboard's credential list (issue 19): a merchant's active credentials, without
+   * any secret (the password was shown once, at issue). No API lists them; the dashboard may not
+   * query this module's tables.
+   */
+  async credentials(merchantId: string): Promise<ActiveCredentialView[]> {
+    const rows = await credentialsRepository.listActive(this.database.db, merchantId);
+    return rows.map((r) => ({ userName: r.user_name, scopes: r.scopes.split(' ') as Scope[], allowedIps: JSON.parse(r.allowed_ips) as string[], createdDate: r.created_at }));
   }
 
   async revokeCredential(userName: string): Promise<{ userName: string; revokedAt: string }> {

@@ -21,6 +21,13 @@ export const paymentLinksRepository = {
     return query.executeTakeFirst();
   },
 
+  /** A merchant's links, newest first, keyset-paged on (operation_date, id) (the merchant/operation_date index). */
+  async keysetPage(db: Executor, merchantId: string, limit: number, after?: { at: string; id: string }): Promise<PaymentLinkRow[]> {
+    let query = db.selectFrom('payment_links').selectAll().where('merchant_id', '=', merchantId);
+    if (after) query = query.where((eb) => eb(eb.refTuple('operation_date', 'id'), '<', eb.tuple(after.at, after.id)));
+    return query.orderBy('operation_date', 'desc').orderBy('id', 'desc').limit(limit).execute();
+  },
+
   async history(db: Executor, id: string): Promise<HistoryRow[]> {
     return db.selectFrom('payment_link_history').selectAll().where('payment_link_id', '=', id).orderBy('id').execute();
   },

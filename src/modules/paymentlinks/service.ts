@@ -95,6 +95,22 @@ export class PaymentLinkService {
     return this.view(row);
   }
 
+  /**
+   * The dashboard's list of links (read method; the API looks links up one at a time): newest
+   * first, keyset-paged. An open link past its expirationDate is brought up to date first, as
+   * `information` does, so the list never shows it open.
+   */
+  async list(merchantId: string, limit: number, after?: { at: string; id: string }): Promise<{ items: PaymentLinkView[]; next?: { at: string; id: string } }> {
+    const db = this.ctx.database.db;
+    const rows = await repo.keysetPage(db, merchantId, limit + 1, after);
+    const page = rows.slice(0, limit);
+    const now = this.ctx.clock.now().toISOString();
+    const current = await Promise.all(page.map(async (r) => (r.status === LINK_STATUS.open && (r.expiration_date <= now || r.claim_id !== null) ? ((await this.current(r.id, merchantId)) ?? r) : r)));
+    const last = page[page.length - 1];
+    // The history stays on the link's own page: a list row needs its status only.
+    return { items: current.map((r) => toView(r, [], this.ctx.config.publicUrl)), ...(rows.length > limit && last ? { next: { at: last.operation_date, id: last.id } } : {}) };
+  }
+
   /** Open -> Desativado. A paid, expired or deactivated link, or one being charged right now, is 409. */
   async deactivate(merchantId: string, id: string): Promise<PaymentLinkView> {
     const { ctx } = this;

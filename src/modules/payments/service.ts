@@ -14,7 +14,9 @@ import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
+import { reviewQueuePage, type ReviewAfter, type ReviewRow } from './review-queue.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './reads.js';
 
 export { RECOVER_JOB };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
@@ -27,6 +29,15 @@ export type ReferencedPayment = Pick<PaymentRow, 'payment_id' | 'status' | 'amou
 
 /** What the payment service uses of the process's services. */
 export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue' | 'settlement' | 'metrics'>;
+
+/** What the dashboard's payment page shows beyond the API's answer (issue 19): no card data beyond the mask. */
+export interface PaymentDetail {
+  payment: PaymentResult;
+  accountNumber: number;
+  antiFraudReasons: string[];
+  customer: { name: string | null; document: string | null } | null;
+  events: { oldStatus: string; newStatus: string; at: string }[];
+}
 
 export interface Payer {
   merchantId: string;
@@ -299,11 +310,57 @@ export class PaymentService {
   }
 
   /**
+   * The operator dashboard's review queue (issue 19): Blocked payments of every merchant, oldest
+   * first, keyset-paged (review-queue.ts). No API lists them; the dashboard may not query this table.
+   */
+  reviewQueue(after: ReviewAfter | undefined, limit: number): Promise<ReviewRow[]> {
+    return reviewQueuePage(this.ctx.database.db, after, limit);
+  }
+
+  /**
    * The merchant's payments made under `reference` (referenceTransaction), newest first: a
    * payment link reads its checkout's payments (`paymentlink:<id>`) through this.
    */
   listByReference(merchantId: string, reference: string): Promise<ReferencedPayment[]> {
     return paymentsRepository.byReference(this.ctx.database.db, merchantId, reference);
+  }
+
+  /**
+   * The dashboard's payment list (issue 19): the merchant's payments matching the filter, newest
+   * first, keyset-paged; no API lists payments, and the dashboard may not query this table.
+   */
+  search(merchantId: string, filter: PaymentFilter, limit: number): Promise<PaymentListRow[]> {
+    return paymentReads.page(this.ctx.database.db, merchantId, filter, limit);
+  }
+
+  /** The dashboard's charts (issue 19): sales, approvals and decisions per day (half-open ISO bounds each). */
+  dayFigures(merchantId: string, days: { date: string; from: string; to: string }[]): Promise<DayFigures[]> {
+    return paymentReads.dayFigures(this.ctx.database.db, merchantId, days);
+  }
+
+  /** The dashboard's declines chart (issue 19): Denied payments by return code over a range. */
+  declines(merchantId: string, from: string, to: string): Promise<{ returnCode: string; count: number }[]> {
+    return paymentReads.declines(this.ctx.database.db, merchantId, from, to);
+  }
+
+  /**
+   * The dashboard's payment page: the API's answer plus the anti-fraud reasons, the customer's
+   * name and masked document, and the status changes (payment_events). Another merchant's id is 404.
+   */
+  async detail(merchantId: string, paymentId: string): Promise<PaymentDetail> {
+    const db = this.ctx.database.db;
+    const row = await paymentsRepository.find(db, paymentId, merchantId);
+    if (!row) throw notFound('Payment');
+    const customer = row.customer ? (JSON.parse(row.customer) as { firstName?: string; lastName?: string; documentNumber?: string }) : null;
+    const name = customer ? [customer.firstName, customer.lastName].filter(Boolean).join(' ') || null : null;
+    const events = await paymentReads.events(db, merchantId, paymentId);
+    return {
+      payment: toPaymentResult(row),
+      accountNumber: Number(row.account_number),
+      antiFraudReasons: JSON.parse(row.antifraud_reasons) as string[],
+      customer: customer && { name, document: maskDocument(customer.documentNumber) },
+      events: events.map((e) => ({ oldStatus: e.old_status, newStatus: e.new_status, at: e.occurred_at })),
+    };
   }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */

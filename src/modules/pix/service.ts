@@ -146,6 +146,19 @@ export class PixService {
     return toPixCharge(row);
   }
 
+  /**
+   * The dashboard's list of charges (read method; the API has none): newest first, keyset-paged
+   * on (created_at, id) over the (merchant_id, created_at) index, whatever the account's size.
+   */
+  async list(merchantId: string, limit: number, after?: { createdAt: string; id: string }) {
+    let query = this.database.db.selectFrom('pix_charges').selectAll().where('merchant_id', '=', merchantId);
+    if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return { items: page.map(toPixCharge), ...(rows.length > limit && last ? { next: { createdAt: last.created_at, id: last.id } } : {}) };
+  }
+
   /** Sandbox: the payer pays. Pending and not past its expiry -> Paid, with its D+0 receivable. */
   async pay(id: string) {
     const now = this.clock.now();

@@ -65,6 +65,18 @@ export const billingsRepository = {
     return { rows, total: Number(total) };
   },
 
+  /** A subscription's billings, the latest first (the (subscription_id, installment) unique index). */
+  async ofSubscription(db: Executor, merchantId: string, subscriptionId: string, limit: number): Promise<BillingRow[]> {
+    return db
+      .selectFrom('billings')
+      .selectAll()
+      .where('subscription_id', '=', subscriptionId)
+      .where('merchant_id', '=', merchantId)
+      .orderBy('installment', 'desc')
+      .limit(limit)
+      .execute();
+  },
+
   async loadForCharge(db: Executor, billingId: string): Promise<ChargeState | undefined> {
     return db
       .selectFrom('billings as b')

@@ -10,7 +10,8 @@ import type { BillingEngine } from './engine.js';
 import { billingEvent } from './events.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import { historyOf, toBilling, toSubscription, type BillingDetail, type BillingRow, type BillingView } from './views.js';
+import { historyOf, toBilling, toSubscription, type AttemptEntry, type BillingDetail, type BillingRow, type BillingView } from './views.js';
+import { chargeCents } from './plan-rules.js';
 
 /** orderBy fields: the top-level fields (the embedded subscription is not one). */
 const SORTABLE: Record<string, BillingSortColumn> = {
@@ -43,6 +44,20 @@ function bound(value: string, tag: string, edge: 'start' | 'end'): string {
   return new Date(edge === 'start' ? ms : ms + 1).toISOString();
 }
 
+/** One billing of a subscription's timeline (dashboard). */
+export interface BillingTimelineEntry {
+  id: string;
+  installment: number;
+  status: string;
+  expireAt: string;
+  /** What each attempt charges, in cents (the plan amount rounded as the charge rounds it). */
+  amountCents: bigint;
+  attemptsMade: number;
+  /** While Opened: when it is charged next (the due date, or the retry scheduled after a 51). */
+  nextAttemptAt: string | null;
+  attemptsHistory: AttemptEntry[];
+}
+
 /** Billings (seed "Billings", contract section 8). */
 export class BillingService {
   constructor(
@@ -68,6 +83,27 @@ export class BillingService {
     const row = await this.find(principal, billingId);
     const [view] = await this.embed([row]);
     return { ...view, attemptsHistory: historyOf(row) };
+  }
+
+  /**
+   * The dashboard's billing timeline of one subscription (read method; 404 for another
+   * merchant's): its latest `limit` billings, each with its attempts, the date of its next
+   * attempt (the retry scheduled, while Opened) and its amount. The API has no such listing.
+   */
+  async ofSubscription(principal: Principal, subscriptionId: string, limit = 24): Promise<BillingTimelineEntry[]> {
+    const db = this.database.db;
+    if (!(await subscriptionsRepository.find(db, principal.merchantId, subscriptionId))) throw notFound('Subscription');
+    const rows = await billingsRepository.ofSubscription(db, principal.merchantId, subscriptionId, limit);
+    return rows.map((r) => ({
+      id: r.billing_id,
+      installment: r.installment,
+      status: r.status,
+      expireAt: r.expire_at,
+      amountCents: chargeCents(BigInt(r.amount)),
+      attemptsMade: r.attempts_made,
+      nextAttemptAt: r.status === 'Opened' ? r.next_attempt_at : null,
+      attemptsHistory: historyOf(r),
+    }));
   }
 
   /**

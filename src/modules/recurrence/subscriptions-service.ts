@@ -88,6 +88,21 @@ export class SubscriptionService {
   }
 
   /**
+   * The dashboard's subscriptions list (read method): newest first, keyset-paged, because the
+   * API's `list` pages by OFFSET and counts every row, which a screen scrolled deep cannot afford.
+   * `after` is the last row of the previous page; `next` is there when another page may follow.
+   */
+  async page(principal: Principal, query: { status?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<{ items: SubscriptionView[]; next?: { createdAt: string; id: string } }> {
+    const db = this.database.db;
+    const rows = await subscriptionsRepository.keysetPage(db, { merchantId: principal.merchantId, status: query.status }, query.limit + 1, query.after);
+    const more = rows.length > query.limit;
+    const page = rows.slice(0, query.limit);
+    const plans = await plansRepository.findMany(db, page.map((r) => r.plan_id));
+    const last = page[page.length - 1];
+    return { items: page.map((r) => toSubscription(r, plans.get(r.plan_id)!)), ...(more && last ? { next: { createdAt: last.created_at, id: last.subscription_id } } : {}) };
+  }
+
+  /**
    * `Actived` -> Active, also from Blocked and Canceled: the next billing is due at that moment
    * (a new Opened billing, charged at once by its job). `Canceled` -> Canceled with its Opened
    * billings. Finished is final (409), as is reactivating under a Canceled plan.

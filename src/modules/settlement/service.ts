@@ -13,6 +13,7 @@ import { installmentRecord, type ReceivableRow } from './records.js';
 import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './outlook.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -214,6 +215,26 @@ export class SettlementService {
       }
       return { ...totals, items: done.map(installmentRecord) };
     });
+  }
+
+  /** The dashboard's receivables chart (issue 19): open approved installments per expected day in [from, to]. */
+  expectedPerDay(account: number, from: string, to: string): Promise<ExpectedDay[]> {
+    return outlookReads.expectedPerDay(this.database.db, account, from, to);
+  }
+
+  /**
+   * The dashboard's "prepayment available" (issue 19): what prepay(..., {all: true}) would
+   * anticipate now, to the same date and at the same price, without anticipating anything.
+   */
+  async prepaymentQuote(merchantId: string, account: number): Promise<PrepaymentQuote> {
+    const db = this.database.db;
+    const { monthlyRate } = (await this.pricing.get(db, merchantId)).prepayment;
+    return outlookReads.prepaymentQuote(db, account, businessDayAfter(this.today()), monthlyRate);
+  }
+
+  /** The dashboard's payment page (issue 19): a sale's installments as the conciliation records show them; [] for another account's. */
+  async installmentsOf(account: number, sourceId: string) {
+    return (await outlookReads.ofSource(this.database.db, account, sourceId)).map(installmentRecord);
   }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */

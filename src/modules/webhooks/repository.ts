@@ -40,6 +40,8 @@ export const subscriptionsRepository = {
 export interface DeliveryFilter {
   status?: NotificationStatus;
   channel?: 'webhook' | 'callback';
+  /** The notification's type (the dashboard's filter; the API route has no such field). */
+  type?: string;
   /** Inclusive ISO bounds on the notification's time. */
   from?: string;
   to?: string;
@@ -61,6 +63,7 @@ export const notificationsRepository = {
     let q = db.selectFrom('webhook_notifications').where('account_number', '=', accountNumber);
     if (filter.status) q = q.where('status', '=', filter.status);
     if (filter.channel) q = q.where('channel', '=', filter.channel);
+    if (filter.type) q = q.where('type', '=', filter.type);
     if (filter.from) q = q.where('created_at', '>=', filter.from);
     if (filter.to) q = q.where('created_at', '<', filter.to);
     const [rows, count] = await Promise.all([
@@ -68,6 +71,38 @@ export const notificationsRepository = {
       q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
     ]);
     return { rows, total: Number(count.n) };
+  },
+
+  /**
+   * An account's notifications written within `windowMs` after each of these times (the
+   * dashboard's payment page), in movementId order: one short range of
+   * webhook_notifications_account_idx per time.
+   */
+  nearMoments(db: Executor, accountNumber: number, moments: string[], windowMs: number): Promise<NotificationRow[]> {
+    const end = (m: string) => new Date(new Date(m).getTime() + windowMs).toISOString();
+    return db
+      .selectFrom('webhook_notifications')
+      .selectAll()
+      .where('account_number', '=', accountNumber)
+      .where((eb) => eb.or(moments.map((m) => eb.and([eb('created_at', '>=', m), eb('created_at', '<', end(m))]))))
+      .orderBy('id')
+      .execute();
+  },
+
+  /**
+   * The dashboard's log: newest first, keyset-paged on (created_at, id), so a page is an index
+   * range read (account/created_at/id, or the type and status indexes) at any depth and never
+   * counts the account's notifications.
+   */
+  async keysetPage(db: Executor, accountNumber: number, filter: DeliveryFilter, limit: number, after?: { createdAt: string; id: number }): Promise<NotificationRow[]> {
+    let q = db.selectFrom('webhook_notifications').selectAll().where('account_number', '=', accountNumber);
+    if (filter.status) q = q.where('status', '=', filter.status);
+    if (filter.channel) q = q.where('channel', '=', filter.channel);
+    if (filter.type) q = q.where('type', '=', filter.type);
+    if (filter.from) q = q.where('created_at', '>=', filter.from);
+    if (filter.to) q = q.where('created_at', '<', filter.to);
+    if (after) q = q.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
+    return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   },
 
   async attemptsOf(db: Executor, ids: number[]): Promise<Map<number, AttemptRow[]>> {

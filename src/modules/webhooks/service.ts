@@ -11,7 +11,7 @@ import type { WebhookDelivery } from './delivery.js';
 import type { HttpPoster } from './http-post.js';
 import type { DeliveryMetrics } from './metrics.js';
 import { DELIVER_JOB, DELIVER_JOB_MAX_ATTEMPTS, deliverJobKey, deliveryBody, RETRY_WINDOW_MS } from './outbox.js';
-import { notificationsRepository, sealedAad, subscriptionsRepository, type AttemptRow, type NotificationRow } from './repository.js';
+import { notificationsRepository, sealedAad, subscriptionsRepository, type AttemptRow, type DeliveryFilter, type NotificationRow } from './repository.js';
 import type { DeliveriesQuery, Delivery, SubscriptionBody } from './schemas.js';
 import { basicAuthProblem, generateSecret } from './signature.js';
 import { typesOf, unknownTypes } from './event-types.js';
@@ -112,19 +112,58 @@ export class WebhookService {
 
   async deliveries(accountNumber: number, query: DeliveriesQuery): Promise<ListEnvelope<Delivery>> {
     const page = paging(query, SORTABLE);
-    if (query.startDate && query.endDate && query.startDate > query.endDate) {
-      throw new ApiError(400, 'query.startDate', 'startDate must not be after endDate.');
-    }
-    const filter = {
-      status: query.status,
-      channel: query.channel,
-      from: query.startDate ? `${query.startDate}T00:00:00.000Z` : undefined,
-      to: query.endDate ? `${addDays(query.endDate, 1)}T00:00:00.000Z` : undefined,
-    };
+    // Only the API's own filters: a stray `type` in its query string must not filter (its schema has none).
+    const filter = deliveryFilter({ status: query.status, channel: query.channel, startDate: query.startDate, endDate: query.endDate });
     const db = this.deps.database.db;
     const { rows, total } = await notificationsRepository.page(db, accountNumber, filter, { column: page.orderColumn, direction: page.direction }, page.limit, page.offset);
     const attempts = await notificationsRepository.attemptsOf(db, rows.map((r) => Number(r.id)));
     return { items: rows.map((r) => toDelivery(r, attempts.get(Number(r.id)) ?? [])), page: page.page, limit: page.limit, total };
+  }
+
+  /**
+   * The notifications (webhooks and callbacks) of one card payment, for the dashboard's payment
+   * page (issue 19). Notifications carry no payment column; each is written in the transaction
+   * of the change it tells, with the change's time, so they are looked up at the times of the
+   * payment's changes (`moments`, each with the second after it: the installments' notifications
+   * of a change read the clock again; a short range of webhook_notifications_account_idx each, no
+   * scan of the account's log) and kept when their body names the payment (paymentId) or its
+   * nsu. An installment received by a later sweep is told at the sweep's time, which no payment
+   * event records: those show in the webhooks page's log, not here (except the last, told with Paid).
+   */
+  async deliveriesOfPayment(accountNumber: number, payment: { paymentId: string; nsu: string | null }, moments: string[]): Promise<Delivery[]> {
+    if (moments.length === 0) return [];
+    const db = this.deps.database.db;
+    const rows = await notificationsRepository.nearMoments(db, accountNumber, [...new Set(moments)], 1000);
+    const mine = rows.filter((r) => {
+      const body = JSON.parse(r.payload) as { paymentId?: string; nsu?: string; data?: { paymentId?: string; sourceId?: string; nsu?: string } };
+      const id = payment.paymentId;
+      if (body.paymentId === id || body.data?.paymentId === id || body.data?.sourceId === id) return true;
+      return !!payment.nsu && (body.nsu === payment.nsu || body.data?.nsu === payment.nsu);
+    });
+    const attempts = await notificationsRepository.attemptsOf(db, mine.map((r) => Number(r.id)));
+    return mine.map((r) => toDelivery(r, attempts.get(Number(r.id)) ?? []));
+  }
+
+  /**
+   * The delivery log a screen at a time (dashboard read method): the filters of `deliveries`
+   * plus the notification `type`, newest first, keyset-paged instead of OFFSET and COUNT,
+   * which an account with millions of notifications cannot afford on every page view.
+   */
+  async deliveryLog(
+    accountNumber: number,
+    query: Pick<DeliveriesQuery, 'status' | 'channel' | 'startDate' | 'endDate'> & { type?: string },
+    limit: number,
+    after?: { createdAt: string; id: number },
+  ): Promise<{ items: Delivery[]; next?: { createdAt: string; id: number } }> {
+    const db = this.deps.database.db;
+    const rows = await notificationsRepository.keysetPage(db, accountNumber, deliveryFilter(query), limit + 1, after);
+    const page = rows.slice(0, limit);
+    const attempts = await notificationsRepository.attemptsOf(db, page.map((r) => Number(r.id)));
+    const last = page[page.length - 1];
+    return {
+      items: page.map((r) => toDelivery(r, attempts.get(Number(r.id)) ?? [])),
+      ...(rows.length > limit && last ? { next: { createdAt: last.created_at, id: Number(last.id) } } : {}),
+    };
   }
 
   /**
@@ -173,6 +212,20 @@ export class WebhookService {
     if (errors.length > 0) throw new ApiError(400, errors);
     return text;
   }
+}
+
+/** The log's filters as the repository reads them; a reversed date range is a 400. */
+function deliveryFilter(query: Pick<DeliveriesQuery, 'status' | 'channel' | 'startDate' | 'endDate'> & { type?: string }): DeliveryFilter {
+  if (query.startDate && query.endDate && query.startDate > query.endDate) {
+    throw new ApiError(400, 'query.startDate', 'startDate must not be after endDate.');
+  }
+  return {
+    status: query.status,
+    channel: query.channel,
+    type: query.type,
+    from: query.startDate ? `${query.startDate}T00:00:00.000Z` : undefined,
+    to: query.endDate ? `${addDays(query.endDate, 1)}T00:00:00.000Z` : undefined,
+  };
 }
 
 function toDelivery(row: NotificationRow, attempts: AttemptRow[]): Delivery {
