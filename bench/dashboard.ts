@@ -72,7 +72,7 @@ function* payments(merchantId: string, account: number, now: number): Generator<
       payment_id: randomUUID(), merchant_id: merchantId, account_number: account, status, amount: 1000 + (i % 50_000),
       installments: (i % 3) + 1, product_type: 'credit', transaction_type: 'sale', brand: 'Visa', masked_card_number: `411111******${last4}`,
       card_fingerprint: `fp-${i % 1000}`, card_source: 'card', vault_id: null, cardholder_name: 'MARIA SILVA', reference_transaction: `order-${i}`,
-      url_callback: null, code_anti_fraud: 'none', customer: 'Maria Silva', customer_document: null, customer_email: null, customer_ip: null,
+      url_callback: null, code_anti_fraud: 'none', customer: JSON.stringify({ name: 'Maria Silva' }), customer_document: null, customer_email: null, customer_ip: null,
       antifraud_decision: status === 'Blocked' ? 'Review' : 'Accept', antifraud_score: i % 100, antifraud_reasons: '[]',
       return_code: returnCode, return_message: status === 'Denied' ? 'Declined' : 'Approved', authorization_code: status === 'Denied' ? null : String(100000 + (i % 900000)),
       nsu: String(i).padStart(12, '0'), acquirer_reference: null, splits: '[]', billing_id: null, created_at: at, updated_at: at, acquirer_sent_at: at,

@@ -17,6 +17,9 @@ describe.skipIf(!HAVE_CHROMIUM)(`dashboard money pages in chromium (${testDialec
       const p = await pay(t, m, { amount, installments, card, reference: `pedido-${amount}` });
       if (p.status === 'Authorized') todaySum += BigInt(amount);
     }
+    // A webhook URL for the account, so the cancellation below has a delivery in the log (nothing listens there).
+    const hook = await t.inject({ method: 'POST', url: `/integration/api/webhooks/subscriptions?accountNumber=${m.accountNumber}`, headers: m.integration, payload: { url: 'http://127.0.0.1:9/hook' } });
+    expect(hook.statusCode).toBeLessThan(300);
     b = await launchDashboardBrowser(t);
     const page = await b.context.newPage();
     await loginMerchant(page, b.base, m);
@@ -74,6 +77,19 @@ describe.skipIf(!HAVE_CHROMIUM)(`dashboard money pages in chromium (${testDialec
     const api = await t.inject({ method: 'GET', url: `/gateway/v1/payments/${paymentId}`, headers: m.headers });
     expect(api.json().status).toBe('Canceled');
     expect(problems).toEqual([]);
+
+    // The cancellation's webhook is in the delivery log (the URL was registered after the sales: its only
+    // TransactionStatus delivery is this change); redeliver it from there.
+    const log = await t.inject({ method: 'GET', url: `/integration/api/webhooks/deliveries?accountNumber=${m.accountNumber}&limit=100`, headers: m.integration });
+    const canceled = (log.json().items as { movementId: number; type: string; createdDate: string }[]).filter((d) => d.type === 'TransactionStatus');
+    expect(canceled.length).toBeGreaterThan(0);
+    await page.goto(`${b.base}/dashboard/webhooks?type=TransactionStatus`);
+    const movementId = String(Math.max(...canceled.map((d) => d.movementId)));
+    const row = page.locator('tbody tr', { has: page.getByRole('button', { name: `Reenviar ${movementId}` }) });
+    expect(await row.textContent()).toContain('TransactionStatus');
+    await row.getByRole('button', { name: `Reenviar ${movementId}` }).click();
+    await page.waitForURL(/done=/);
+    expect(await page.getByRole('status').textContent()).toContain(`Notificação ${movementId} reenviada`);
 
     const phone = await b.open(`/dashboard/payments/${paymentId}`, PHONE);
     expect(await seriousViolations(phone.page)).toEqual([]);
