@@ -11,7 +11,8 @@ export function brl(cents: bigint): string {
   return `${negative ? '-' : ''}R$ ${reais},${digits.slice(-2)}`;
 }
 
-const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
+/** Day, month, year, hour and minute in Brasília time (the checkout's and the dashboard's dates). */
+export const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
   timeZone: 'America/Sao_Paulo',
   day: '2-digit',
   month: '2-digit',

@@ -1,19 +1,10 @@
-import { brl } from '../../domain/format-br.js';
+import { brl, DATE_TIME } from '../../domain/format-br.js';
 
 /**
  * What the dashboard shows, formatted for pt-BR in both languages (the money is reais and the
  * merchants are Brazilian): R$ 1.234,56, 31/01/2026 09:00 in Brasília time. Never a float.
  */
 export { brl };
-
-const DATE_TIME = new Intl.DateTimeFormat('pt-BR', {
-  timeZone: 'America/Sao_Paulo',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
 
 /** An ISO instant -> "31/01/2026 09:00" (Brasília). A zone-less timestamp is read as Brasília time already. */
 export function dateTime(iso: string | null | undefined): string {
