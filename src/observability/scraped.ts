@@ -81,7 +81,8 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-const secondsSince = (now: number, iso: string | null): number => (iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000));
+/** Seconds from an ISO instant to `now` (0 for none or a future one): the lateness and age gauges, and the dashboard's job page. */
+export const secondsSince = (now: number, iso: string | null): number => (iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000));
 
 export interface ScrapedDeps {
   database: Database;

@@ -1,7 +1,8 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
+import { adminKeyDigest } from '../../http/guards.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
@@ -112,7 +113,7 @@ export class AuthService {
     const lockKey = `operator@${ip}`;
     const locked = await lockedForSeconds(db, lockKey, this.clock.wallNow());
     if (locked > 0) return { status: 429, retryAfter: locked };
-    if (!timingSafeEqual(createHash('sha256').update(key).digest(), expectedDigest)) {
+    if (!timingSafeEqual(adminKeyDigest(key), expectedDigest)) {
       if (await recordFailure(db, lockKey, this.clock.wallNow())) {
         this.logger?.warn({ event: 'login.locked', api: 'dashboard-operator', ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
       }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { secondsSince } from '../../../observability/scraped.js';
 import { sendPage, type DashboardDeps } from '../http.js';
 import { jobsPage, type KindHealth } from '../pages/operator-jobs.js';
 import { operatorPage } from './operator-forms.js';
@@ -29,7 +30,7 @@ export function operatorJobsRoutes(scope: FastifyInstance, ctx: AppContext, deps
         const pending = groups.find((g) => g.kind === kind && g.status === 'pending');
         const running = groups.find((g) => g.kind === kind && g.status === 'running');
         // As gateway_jobs_oldest_due_seconds: now minus the earliest run_at of the pending jobs, 0 when none is due yet.
-        const late = pending?.firstRunAt ? Math.max(0, (now - Date.parse(pending.firstRunAt)) / 1000) : 0;
+        const late = secondsSince(now, pending?.firstRunAt ?? null);
         const a = attempts[kind];
         return { kind, pending: pending?.jobs ?? 0, running: running?.jobs ?? 0, oldestDueSeconds: late, failed: failed[kind] ?? 0, failedAttempts: a ? a.retry + a.failed : 0 };
       });
