@@ -6,7 +6,7 @@ import { buildReceivables, type Sale } from '../../src/modules/settlement/receiv
 /** A fixed, varied data set: ties on transaction_at, splits, Pix (null card), null and odd references, received and prepaid rows. */
 export function dataSet(account: number, merchantId: string, count: number): Insertable<ReceivablesTable>[] {
   const rows: Insertable<ReceivablesTable>[] = [];
-  const references = [null, 'order-"quoted"', 'pedido-ção-\u2028-\\-/', 'order-plain', '\u0001ctl'];
+  const references = [null, 'order-"quoted"', 'pedido-ção-\u2028-\\-/', 'order-plain', '\u0001ctl', 'tab\there\nline\r\b\f\v\u001f-😀'];
   for (let i = 0; rows.length < count; i++) {
     const pix = i % 7 === 3;
     const installments = pix ? 1 : (i % 12) + 1;

@@ -1,10 +1,11 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
+import { copyRows } from '../../db/pg-copy.js';
 import { insertRows } from '../../db/prepared.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, KEY_POSITIONS, SUMMARY_COLUMNS, type ColumnValues, type ReceivableRow } from './records.js';
+import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, type ColumnValues, type ReceivableRow } from './records.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -43,8 +44,12 @@ const pageSql = new Map<string, string>();
 /** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
-/** Runs a range page's SQL with rows as arrays: on the driver's own handle when the database exposes one, else through Kysely. */
-async function rowsAsArrays(database: Database, text: string, parameters: unknown[]): Promise<ColumnValues[]> {
+/**
+ * Runs a range page's SQL with rows as arrays: on the driver's own handle when the database
+ * exposes one (a prepared statement on SQLite, a COPY on PostgreSQL: see src/db/pg-copy.ts), else
+ * through Kysely. `numeric` says which columns are integers (the COPY reads text).
+ */
+async function rowsAsArrays(database: Database, text: string, parameters: unknown[], numeric: readonly boolean[]): Promise<ColumnValues[]> {
   const raw = database.raw;
   if (raw && 'sqlite' in raw) {
     let statements = sqliteStatements.get(raw.sqlite);
@@ -57,7 +62,7 @@ async function rowsAsArrays(database: Database, text: string, parameters: unknow
     const prepared = statement;
     return database.db.connection().execute(async () => prepared.all(...parameters) as ColumnValues[]);
   }
-  if (raw && 'pool' in raw) return (await raw.pool.query({ text, values: parameters, rowMode: 'array' })).rows as ColumnValues[];
+  if (raw && 'pool' in raw) return (await copyRows(raw.pool, text, parameters, numeric)) as ColumnValues[];
   const result = await database.db.executeQuery(CompiledQuery.raw(text, parameters));
   return (result.rows as Record<string, unknown>[]).map((row) => Object.values(row));
 }
@@ -176,7 +181,7 @@ export const receivablesRepository = {
     if (k) parameters.push(k.at, k.at, k.at, k.n, k.n, k.id);
     parameters.push(page.limit);
     if (offset) parameters.push(page.offset);
-    return rowsAsArrays(database, text, parameters);
+    return rowsAsArrays(database, text, parameters, kind === 'operation-date' ? SUMMARY_NUMERIC : INSTALLMENT_NUMERIC);
   },
 
   /** Where a page's last row puts the keyset of the next. */
