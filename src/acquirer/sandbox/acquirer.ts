@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import type { Database, Executor } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, ReturnCode } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, InDatabaseAcquirer, LookupRequest, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
@@ -15,6 +15,9 @@ import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sa
  * never authorizes twice. The ledger is a table of its own in the gateway's database, written
  * before the answer is returned, so a lookup after `kill -9` sees exactly what the dead process
  * was told, as a real acquirer's query would; nothing can be in flight (settle window 0).
+ * Being in the gateway's database, the ledger row can also be written in the payment's own
+ * transaction (`authorizeIn`, see InDatabaseAcquirer): the payment service then makes a payment
+ * in one commit.
  */
 export const SANDBOX_TEST_CARDS: Record<string, ReturnCode> = {
   '4000000000009995': '51',
@@ -64,12 +67,15 @@ const insertEntry = prepared<LedgerRow, { idempotency_key: string }>((db, v) =>
     .returning('idempotency_key'),
 );
 
-export class SandboxAcquirer implements Acquirer {
+export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   async settleWindowMs(): Promise<number> {
     return 0;
   }
 
-  /** New authorizations this process recorded, for tests that prove a recovery does not authorize twice. */
+  /**
+   * New authorizations this process recorded, for tests that prove a recovery does not
+   * authorize twice. One written in a transaction that then rolled back is counted too.
+   */
   authorizeCalls = 0;
 
   constructor(
@@ -82,12 +88,20 @@ export class SandboxAcquirer implements Acquirer {
     return { sandbox_acquirer_ledger: await sandboxDelete(executor, 'sandbox_acquirer_ledger', merchantId) };
   }
 
-  async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
-    const previous = await this.find(idempotencyKey);
-    if (previous) return toResult(previous);
+  async inDatabaseFor(): Promise<InDatabaseAcquirer> {
+    return this;
+  }
+
+  authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult> {
+    return this.authorizeIn(this.database.db, request, context);
+  }
+
+  async authorizeIn(executor: Executor, request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
     const result = resultFor(code, idempotencyKey);
-    const inserted = await insertEntry.first(this.database.db, {
+    // Insert first, read only on a conflict: a key seen before (a retried call) keeps its first
+    // answer, and a new one (every payment) costs one statement.
+    const inserted = await insertEntry.first(executor, {
       idempotency_key: idempotencyKey,
       merchant_id: request.merchantId,
       amount: request.amount,
@@ -100,7 +114,7 @@ export class SandboxAcquirer implements Acquirer {
       canceled_at: null,
       created_at: this.clock.wallNow().toISOString(),
     });
-    if (!inserted) return toResult((await this.find(idempotencyKey))!);
+    if (!inserted) return toResult((await findEntry.first(executor, { key: idempotencyKey }))!);
     this.authorizeCalls += 1;
     return result;
   }

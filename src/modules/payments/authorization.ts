@@ -1,12 +1,13 @@
-import { AcquirerUnavailable, type Acquirer, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type InDatabaseAcquirer, type ReturnCode } from '../../acquirer/types.js';
+import type { Executor } from '../../db/connection.js';
 import { isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
-import { paymentsRepository, type PaymentRow } from './repository.js';
+import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
 import type { PaymentDeps } from './service.js';
-import { recordTransition } from './transitions.js';
+import { recordEvent, recordTransition } from './transitions.js';
 
 export const RECOVER_JOB = 'payment.recover';
 /** One recovery job per payment: the dedupe key it is enqueued and cancelled under. */
@@ -34,6 +35,32 @@ export type Resolution =
 
 const failed = (returnMessage: string): AuthorizeResult => ({ outcome: 'failed', returnCode: '96', returnMessage });
 
+/** What is sent to the acquirer for a payment. */
+function requestOf(row: PaymentRow, card: ChargeableCard): AuthorizeRequest {
+  return {
+    merchantId: row.merchant_id,
+    amount: Number(row.amount),
+    installments: row.installments,
+    productType: row.product_type as 'avista' | 'lojista',
+    card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName: row.cardholder_name },
+    forcedReturnCode: (card.forcedReturnCode ?? undefined) as ReturnCode | undefined,
+  };
+}
+
+/** The status an answer moves a Pending payment to, and the answer's fields. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review). */
+function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: AuthorizeResult): { status: 'Authorized' | 'Blocked' | 'Denied'; fields: Required<TransitionFields> } {
+  return {
+    status: result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied',
+    fields: {
+      return_code: result.returnCode,
+      return_message: result.returnMessage,
+      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+      nsu: result.outcome === 'failed' ? null : result.nsu,
+      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+    },
+  };
+}
+
 /**
  * The acquirer side of a payment: send the authorization under the payment id (the acquirer's
  * idempotency key, Cielo's MerchantOrderId), resolve an ambiguous answer by looking the sale
@@ -52,6 +79,29 @@ export class Authorizations {
     return new Date(now.getTime() + (await this.acquirer.settleWindowMs(merchantId)) + RECOVER_MARGIN_MS);
   }
 
+  /** The merchant's connector when its record is in this database (the sandbox): see `authorizeWithin`. */
+  async inDatabaseFor(merchantId: string): Promise<InDatabaseAcquirer | undefined> {
+    return this.acquirer.inDatabaseFor?.(merchantId);
+  }
+
+  /**
+   * A new payment with an in-database connector, in the payment's own transaction: the
+   * authorization (the connector's ledger row), then the payment written with its outcome, its
+   * event and notifications, and its receivables. They commit together or not at all, so no
+   * recovery job is needed: a crash or a fault before COMMIT leaves neither payment nor charge.
+   * The caller reports the outcome once committed.
+   */
+  async authorizeWithin(trx: Executor, acquirer: InDatabaseAcquirer, row: PaymentRow, card: ChargeableCard): Promise<PaymentRow> {
+    const result = await acquirer.authorizeIn(trx, requestOf(row, card), { idempotencyKey: row.payment_id });
+    const { status, fields } = answerOf(row, result);
+    const recorded: PaymentRow = { ...row, ...fields, status };
+    await paymentsRepository.insert(trx, recorded);
+    // The same event and notifications as a Pending payment's move to its outcome ('' -> status).
+    await recordEvent(trx, this.ctx.queue, recorded, '', status, row.updated_at);
+    await this.ctx.settlement.onPaymentTransition(trx, recorded, 'Pending', status);
+    return recorded;
+  }
+
   /**
    * Sends the authorization and records what is known: the outcome, or (no answer, and the
    * at-once lookups did not find it) nothing, leaving the payment Pending for its recovery.
@@ -59,17 +109,7 @@ export class Authorizations {
   async send(row: PaymentRow, card: ChargeableCard): Promise<{ row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string }> {
     let result: AuthorizeResult;
     try {
-      result = await this.acquirer.authorize(
-        {
-          merchantId: row.merchant_id,
-          amount: Number(row.amount),
-          installments: row.installments,
-          productType: row.product_type as 'avista' | 'lojista',
-          card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName: row.cardholder_name },
-          forcedReturnCode: (card.forcedReturnCode ?? undefined) as ReturnCode | undefined,
-        },
-        { idempotencyKey: row.payment_id },
-      );
+      result = await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id });
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
       // as such (503); the payment stays Pending and its recovery job settles it.
@@ -158,21 +198,11 @@ export class Authorizations {
     return this.record(row, failed(returnMessage));
   }
 
-  /**
-   * Records the acquirer's answer for a Pending payment, with its event, and drops the recovery
-   * job. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review).
-   */
+  /** Records the acquirer's answer for a Pending payment (see `answerOf`), with its event, and drops the recovery job. */
   async record(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
     const { ctx } = this;
     const at = ctx.clock.now().toISOString();
-    const status = result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied';
-    const fields = {
-      return_code: result.returnCode,
-      return_message: result.returnMessage,
-      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-      nsu: result.outcome === 'failed' ? null : result.nsu,
-      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-    };
+    const { status, fields } = answerOf(row, result);
     const moved = await ctx.database.db.transaction().execute(async (trx) => {
       const moved = await recordTransition(trx, ctx.queue, row.payment_id, 'Pending', status, at, fields);
       // Receivables are created with the authorization, in its transaction (contract section 9).

@@ -91,7 +91,9 @@ function shares(splits: ParsedSplit[], amount: number, installments: number, pri
  * Card payments (contract section 6). The local record is written first; the acquirer is
  * called outside any transaction with the payment id as its idempotency key; the outcome is
  * recorded after. A crash in between leaves the payment Pending with a recovery job that asks
- * the acquirer what happened under that key: nothing is ever authorized twice.
+ * the acquirer what happened under that key: nothing is ever authorized twice. A connector
+ * whose record is in this database (the sandbox) is called inside the payment's transaction
+ * instead: one commit holds the payment, the charge and the outcome, or none of them.
  */
 export class PaymentService {
   /** The acquirer side: send, resolve an ambiguous answer, record, recover. */
@@ -120,8 +122,11 @@ export class PaymentService {
     // recovery (it resumes under the same payment id and settles a Pending payment, see
     // recurrence/charge-attempt.ts), and it alone may send such a payment again.
     const billing = extra.billingId !== undefined;
-    // Before the transaction: it reads the merchant's acquirer connection (a query of its own).
-    const recoverAt = billing ? null : await this.authorizations.recoverAt(payer.merchantId, now);
+    // Before the transaction: they read the merchant's acquirer connection (a query of its own).
+    // A connector whose ledger is in this database (the sandbox) authorizes inside the
+    // payment's transaction, which then holds everything: no recovery job either.
+    const inDatabase = await this.authorizations.inDatabaseFor(payer.merchantId);
+    const recoverAt = billing || inDatabase ? null : await this.authorizations.recoverAt(payer.merchantId, now);
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
@@ -179,6 +184,7 @@ export class PaymentService {
         // Set with the insert: should we die before the send, the settle window runs from here.
         acquirer_sent_at: rejected ? null : ctx.clock.wallNow().toISOString(),
       };
+      if (!rejected && inDatabase) return { row: await this.authorizations.authorizeWithin(trx, inDatabase, row, card), card };
       await paymentsRepository.insert(trx, row);
       if (rejected) {
         // A rejected payment never reaches the acquirer.
@@ -193,9 +199,11 @@ export class PaymentService {
       }
       return { row, card };
     });
-    if (row.status === 'Denied') {
-      // Refused by anti-fraud (59): its outcome is recorded here, the acquirer never sees it.
+    if (row.status !== 'Pending') {
+      // Settled in its own transaction: refused by anti-fraud (59, the acquirer never sees it),
+      // or answered by an in-database connector. Reported once, now that it is committed.
       reportOutcome(ctx, row);
+      if (row.return_code === '96') return { status: 502, error: failureError(row) };
       return { status: 201, body: toPaymentResult(row) };
     }
 

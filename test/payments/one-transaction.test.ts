@@ -1,0 +1,209 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
+import { testDialect } from '../support/database.js';
+import { paymentBody, tokenize, vault } from '../support/cards.js';
+import type { SettlementService } from '../../src/modules/settlement/service.js';
+
+const PAY = '/gateway/v1/payments';
+
+/**
+ * With the sandbox acquirer (its ledger is in the gateway's database) a payment is one
+ * transaction: the payment, the ledger row, the outcome with its event and notifications, and
+ * the receivables commit together or not at all, and no recovery job is written. A failure
+ * after the ledger insert rolls everything back, so a retry under the same payment id charges
+ * once. A merchant with a Cielo connection keeps the two-phase path.
+ */
+describe(`one transaction per payment on the sandbox acquirer (${testDialect})`, () => {
+  let t: TestApp;
+  let m: TestMerchant;
+  const settlement = () => t.ctx.settlement as SettlementService;
+  let restore: (() => void) | undefined;
+  beforeAll(async () => {
+    t = await testApp();
+    m = await t.merchant();
+  });
+  afterEach(() => {
+    restore?.();
+    restore = undefined;
+  });
+  afterAll(() => t.close());
+
+  const db = () => t.ctx.database.db;
+  const ledger = (key: string) => db().selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).execute();
+  const recoveryJobs = (paymentId: string) => db().selectFrom('jobs').select(['id', 'status']).where('dedupe_key', '=', `payment.recover:${paymentId}`).execute();
+  const events = (paymentId: string) => db().selectFrom('payment_events').select(['old_status', 'new_status']).where('payment_id', '=', paymentId).execute();
+  const receivables = (paymentId: string) => db().selectFrom('receivables').select(['installment_status']).where('source_id', '=', paymentId).execute();
+  const payments = (merchantId: string) => db().selectFrom('payments').select('payment_id').where('merchant_id', '=', merchantId).execute();
+  const ledgerOf = (merchantId: string) => db().selectFrom('sandbox_acquirer_ledger').select('idempotency_key').where('merchant_id', '=', merchantId).execute();
+  const outboxOf = (merchantId: string) => db().selectFrom('webhook_notifications').select('id').where('merchant_id', '=', merchantId).execute();
+
+  /** The settlement hook (run after the ledger insert, inside the payment's transaction) throws `error` for the next `times` calls. */
+  function failSettlement(error: () => Error, times = 1) {
+    const service = settlement();
+    const original = service.onPaymentTransition;
+    let left = times;
+    service.onPaymentTransition = async function (this: SettlementService, ...args: Parameters<SettlementService['onPaymentTransition']>) {
+      if (left > 0) {
+        left -= 1;
+        throw error();
+      }
+      return original.apply(this, args);
+    };
+    restore = () => {
+      service.onPaymentTransition = original;
+    };
+  }
+
+  /** Counts each payment outcome reported to the metrics (reportOutcome). */
+  function countReports(): { count: number } {
+    const counter = { count: 0 };
+    const metrics = t.ctx.metrics;
+    const original = metrics.paymentRecorded;
+    metrics.paymentRecorded = function (...args: Parameters<typeof original>) {
+      counter.count += 1;
+      return original.apply(this, args);
+    };
+    const previous = restore;
+    restore = () => {
+      previous?.();
+      metrics.paymentRecorded = original;
+    };
+    return counter;
+  }
+
+  /** The dedupe keys of the jobs enqueued from now on. */
+  function enqueuedKeys(): (string | undefined)[] {
+    const keys: (string | undefined)[] = [];
+    const queue = t.ctx.queue;
+    const original = queue.enqueue;
+    queue.enqueue = function (...args: Parameters<typeof original>) {
+      keys.push(args[1].dedupeKey);
+      return original.apply(this, args);
+    };
+    const previous = restore;
+    restore = () => {
+      previous?.();
+      queue.enqueue = original;
+    };
+    return keys;
+  }
+
+  it('the router says the sandbox authorizes in the database for a merchant without a connection of its own', async () => {
+    expect(await t.ctx.acquirer.inDatabaseFor(m.merchantId)).toBeDefined();
+  });
+
+  it('an approved payment: one ledger row, one event, its receivables, no recovery job, reported once', async () => {
+    const reports = countReports();
+    const enqueued = enqueuedKeys();
+    const res = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: paymentBody({ vaultId: await vault(t, m, '4111111111111111') }) });
+    expect(res.statusCode).toBe(201);
+    const { paymentId } = res.json();
+    expect(res.json()).toMatchObject({ status: 'Authorized', returnCode: '00' });
+    expect(await ledger(paymentId)).toMatchObject([{ outcome: 'approved', authorization_code: res.json().authorizationCode, nsu: res.json().nsu }]);
+    expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
+    expect((await receivables(paymentId)).map((r) => r.installment_status)).toEqual(['A']);
+    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(enqueued).not.toContain(`payment.recover:${paymentId}`);
+    expect(reports.count).toBe(1);
+  });
+
+  it('a decline and a 96: recorded in the same transaction as the ledger row; the 96 is still a 502', async () => {
+    const declined = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: paymentBody({ numberToken: await tokenize(t, m, '4000000000000002') }) });
+    expect(declined.statusCode).toBe(201);
+    expect(declined.json()).toMatchObject({ status: 'Denied', returnCode: '05' });
+    expect(await ledger(declined.json().paymentId)).toHaveLength(1);
+    expect(await receivables(declined.json().paymentId)).toEqual([]);
+
+    const before = (await payments(m.merchantId)).length;
+    const failed = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: paymentBody({ numberToken: await tokenize(t, m, '4000000000000119') }) });
+    expect(failed.statusCode).toBe(502);
+    expect(failed.json()[0].tag).toBe('acquirer_failure');
+    const paymentId = /payment ([0-9a-f-]{36})/.exec(failed.json()[0].description)![1];
+    expect(await db().selectFrom('payments').select(['status', 'return_code']).where('payment_id', '=', paymentId).executeTakeFirst()).toEqual({ status: 'Denied', return_code: '96' });
+    expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed', return_code: '96' }]);
+    expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Denied' }]);
+    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect((await payments(m.merchantId)).length).toBe(before + 1);
+  });
+
+  it('anti-fraud Review is Blocked in the same transaction, its receivables held (B)', async () => {
+    const body = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
+    body.customer.email = 'someone@review.test';
+    const res = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: body });
+    expect(res.json()).toMatchObject({ status: 'Blocked', returnCode: '00' });
+    expect((await receivables(res.json().paymentId)).map((r) => r.installment_status)).toEqual(['B']);
+    expect(await events(res.json().paymentId)).toEqual([{ old_status: '', new_status: 'Blocked' }]);
+  });
+
+  it('a failure after the ledger insert rolls back payment and ledger row alike; the retry under the same id charges once', async () => {
+    const merchant = await t.merchant();
+    const vaultId = await vault(t, merchant, '4111111111111111');
+    const paymentId = '5e0c7a3b-2d4f-4a1e-9b8c-7d6e5f4a3b2c';
+    const create = () => t.ctx.payments.create({ merchantId: merchant.merchantId, accountNumber: merchant.accountNumber }, paymentBody({ vaultId }) as never, { paymentId });
+    const reports = countReports();
+    failSettlement(() => new Error('injected after the ledger insert'));
+    await expect(create()).rejects.toThrow('injected after the ledger insert');
+    expect(await payments(merchant.merchantId)).toEqual([]);
+    expect(await ledger(paymentId)).toEqual([]);
+    expect(await events(paymentId)).toEqual([]);
+    expect(await outboxOf(merchant.merchantId)).toEqual([]);
+    expect(reports.count).toBe(0);
+
+    const retried = await create();
+    expect(retried).toMatchObject({ status: 201, body: { paymentId, status: 'Authorized' } });
+    expect(await ledger(paymentId)).toHaveLength(1);
+    expect(await payments(merchant.merchantId)).toEqual([{ payment_id: paymentId }]);
+    expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
+    expect(await receivables(paymentId)).toHaveLength(1);
+    expect(reports.count).toBe(1);
+  });
+
+  it('two concurrent payments under one id (a twin billing run): one is made, the other refused; one ledger row', async () => {
+    const merchant = await t.merchant();
+    const vaultId = await vault(t, merchant, '4111111111111111');
+    const paymentId = '9a8b7c6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d';
+    const create = () => t.ctx.payments.create({ merchantId: merchant.merchantId, accountNumber: merchant.accountNumber }, paymentBody({ vaultId }) as never, { paymentId });
+    const settled = await Promise.allSettled([create(), create()]);
+    expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await payments(merchant.merchantId)).toEqual([{ payment_id: paymentId }]);
+    expect(await ledger(paymentId)).toHaveLength(1);
+    expect(await events(paymentId)).toHaveLength(1);
+  });
+
+  it('the database failing inside the transaction: 503 database_unavailable, neither payment nor ledger row', async () => {
+    const merchant = await t.merchant();
+    const vaultId = await vault(t, merchant, '4111111111111111');
+    // What node-postgres raises when the backend is terminated (pg_terminate_backend, a restart).
+    failSettlement(() => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    const res = await t.inject({ method: 'POST', url: PAY, headers: merchant.headers, payload: paymentBody({ vaultId }) });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toMatch(/^\d+$/);
+    expect(res.json()[0].tag).toBe('database_unavailable');
+    expect(await payments(merchant.merchantId)).toEqual([]);
+    expect(await ledgerOf(merchant.merchantId)).toEqual([]);
+    expect(await outboxOf(merchant.merchantId)).toEqual([]);
+  });
+
+  it('a merchant with its own Cielo connection keeps the two-phase path (payment first, then the call)', async () => {
+    const own = await t.merchant();
+    const put = await t.inject({
+      method: 'PUT',
+      url: `/admin/merchants/${own.merchantId}/acquirer`,
+      headers: t.adminHeaders,
+      payload: { provider: 'cielo', merchantId: 'm', merchantKey: 'k', apiUrl: 'http://127.0.0.1:9', queryUrl: 'http://127.0.0.1:9' },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(await t.ctx.acquirer.inDatabaseFor(own.merchantId)).toBeUndefined();
+    const enqueued = enqueuedKeys();
+    // Nothing listens there: the connector answers "never sent", recorded as Denied 96 by the second transaction.
+    const res = await t.inject({ method: 'POST', url: PAY, headers: own.headers, payload: paymentBody({ numberToken: await tokenize(t, own, '4111111111111111') }) });
+    expect(res.statusCode).toBe(502);
+    const paymentId = /payment ([0-9a-f-]{36})/.exec(res.json()[0].description)![1];
+    expect(await db().selectFrom('payments').select(['status', 'return_code']).where('payment_id', '=', paymentId).executeTakeFirst()).toEqual({ status: 'Denied', return_code: '96' });
+    expect(await ledger(paymentId)).toEqual([]);
+    // The first transaction wrote its recovery job; recording the outcome removed it.
+    expect(enqueued).toContain(`payment.recover:${paymentId}`);
+    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await t.ctx.acquirer.inDatabaseFor(m.merchantId)).toBeDefined();
+  });
+});
