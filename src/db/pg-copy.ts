@@ -22,11 +22,16 @@ export async function copyRows(pool: pg.Pool, query: string, parameters: readonl
   let failed: unknown;
   try {
     const stream = client.query(copyTo(`copy (${inlined}) to stdout`));
+    // The text is kept as it came (a few flat strings) and parsed once the COPY is done, in one
+    // synchronous stretch: rows built while the socket is read would live across event-loop
+    // turns and be promoted by the collector (the heap growth of docs/performance.md).
     const decoder = new StringDecoder('utf8');
+    const texts: string[] = [];
+    for await (const chunk of stream as AsyncIterable<Buffer>) texts.push(decoder.write(chunk));
     const rows: unknown[][] = [];
     let rest = '';
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      const text = rest + decoder.write(chunk);
+    for (const piece of texts) {
+      const text = rest + piece;
       let start = 0;
       for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
         rows.push(parseLine(text.slice(start, nl), numeric));

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
+import type { JsonBatch } from '../../http/json-stream.js';
+import { keysetPages } from '../../db/keyset-pages.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
@@ -9,7 +11,7 @@ import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
 import { registrationOf, type Registration } from './registration.js';
-import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
+import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListPageRow, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
@@ -161,18 +163,18 @@ export class BankSlipService {
    * the array around them): validation happens here, before the first byte; reading starts when
    * the route's stream is read.
    */
-  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<string[]>> {
+  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
     checkRange(startDate, endDate);
     return this.listJson(this.sql.list, accountNumber, 'due_date', { start: startDate, end: endDate });
   }
 
   /** Paid slips only (statusBill 3), bounds included. */
-  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<string[]>> {
+  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
     checkRange(startDate, endDate);
     return this.listJson(this.sql.list, accountNumber, 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
   }
 
-  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<AsyncIterable<string[]>> {
+  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<AsyncIterable<JsonBatch>> {
     const startDate = dateBound(start, 'query.startDate');
     const endDate = dateBound(end, 'query.endDate');
     checkRange(startDate, endDate);
@@ -187,17 +189,16 @@ export class BankSlipService {
    * meanwhile is still answered once, as it was when its page was read. Stops when the consumer
    * stops asking (the client went away and the route's stream was destroyed).
    */
-  private async *listJson(jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<string[]> {
-    const db = this.ctx.database.db;
+  private async *listJson(jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<JsonBatch<ListPageRow>> {
+    const { db, dialect } = this.ctx.database;
     const limit = this.listPageSize;
-    let after: ListCursor | undefined;
-    for (;;) {
-      const rows = await repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after);
-      yield rows.map((r) => r.json);
-      if (rows.length < limit) return;
-      const last = rows[rows.length - 1];
-      after = { date: last.date, seq: last.seq };
-    }
+    const pages = keysetPages(
+      (after: ListCursor | undefined) => repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after),
+      (row): ListCursor => ({ date: row.date, seq: row.seq }),
+      limit,
+      dialect === 'postgres',
+    );
+    for await (const rows of pages) yield { items: rows, toJson: (r) => r.json };
   }
 
   /**

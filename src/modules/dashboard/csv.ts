@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { batchTexts, type JsonBatch } from '../../http/json-stream.js';
 
 /**
  * The conciliation export (issue 19): the records of the integration API's range searches as
@@ -33,11 +34,11 @@ function cell(name: string, value: unknown): string {
 }
 
 /** CSV text of the records (each a JSON object text as the search yields it), header from `columns`. */
-export function csvStream(columns: readonly string[], records: AsyncIterable<string[]>): Readable {
+export function csvStream(columns: readonly string[], records: AsyncIterable<JsonBatch>): Readable {
   async function* body(): AsyncGenerator<string> {
     let out = `\ufeff${columns.join(';')}\r\n`;
     for await (const page of records) {
-      for (const text of page) {
+      for (const text of batchTexts(page)) {
         const record = JSON.parse(text) as Record<string, unknown>;
         out += columns.map((c) => cell(c, record[c])).join(';') + '\r\n';
         if (out.length >= CHUNK_CHARS) {

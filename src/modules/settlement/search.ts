@@ -2,6 +2,8 @@ import type { AppContext } from '../../context.js';
 import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
+import type { JsonBatch } from '../../http/json-stream.js';
+import { keysetPages } from '../../db/keyset-pages.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
@@ -96,7 +98,7 @@ const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
  * failed, or `return()` when the client went away: no page is read after that).
  * `page` / `limit` (integrators' paging) answer one slice of the same order instead of the range.
  */
-export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<string[]> {
+export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<JsonBatch<ColumnValues>> {
   const settings = ctx.config.conciliation;
   const account = requireOwnAccount(p, q.accountNumber);
   const { start, end } = dateRange(q, settings.maxRangeDays);
@@ -120,7 +122,7 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
     else state.running.delete(merchant);
   };
   const toJson = serialize[kind];
-  async function* pages(): AsyncGenerator<string[]> {
+  async function* pages(): AsyncGenerator<JsonBatch<ColumnValues>> {
     try {
       const db = ctx.database;
       if (paged) {
@@ -128,17 +130,21 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
         const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
         state.reads.queries++;
         state.reads.rows += rows.length;
-        yield rows.map(toJson);
+        yield { items: rows, toJson };
         return;
       }
-      let after: RangeKey | undefined;
-      for (;;) {
-        const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { after, limit: settings.pageRows });
-        state.reads.queries++;
+      const reads = keysetPages(
+        (after: RangeKey | undefined) => {
+          state.reads.queries++;
+          return receivablesRepository.rangePage(db, kind, account, start, end, { after, limit: settings.pageRows });
+        },
+        (row) => receivablesRepository.keyOf(kind, row),
+        settings.pageRows,
+        db.dialect === 'postgres',
+      );
+      for await (const rows of reads) {
         state.reads.rows += rows.length;
-        if (rows.length > 0) yield rows.map(toJson);
-        if (rows.length < settings.pageRows) return;
-        after = receivablesRepository.keyOf(kind, rows[rows.length - 1]);
+        yield { items: rows, toJson };
       }
     } finally {
       release();
