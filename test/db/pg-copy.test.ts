@@ -28,6 +28,13 @@ describe.skipIf(testDialect !== 'postgres')('COPY rows (PostgreSQL)', () => {
     expect(rows.map((r) => r[0])).toEqual(values);
   });
 
+  it('integer columns: negative, zero, null and 2^53 - 1, in any position', async () => {
+    const text = `select -12345::bigint, 0::int, null::bigint, 9007199254740991::bigint, 'x', -1::int`;
+    const rows = await copyRows(pool, text, [], [true, true, true, true, false, true]);
+    expect(rows).toEqual([[-12345, 0, null, 9_007_199_254_740_991, 'x', -1]]);
+    expect(rows).toEqual(await viaProtocol(text, []));
+  });
+
   it('a multi-byte character cut by a chunk boundary is read whole (rows of 600 KB)', async () => {
     const text = `select repeat('é😀x', 100000 + n), n from generate_series(1, 3) as n`;
     const rows = await copyRows(pool, text, [], [false, true]);
