@@ -164,7 +164,7 @@ describe(`gateway listen and trigger (${testDialect})`, () => {
       await g.t.inject({ method: 'POST', url: subscriptions(), headers: { authorization: `Bearer ${itoken}` }, payload: { url: registered.url('/before'), types: ['TransactionStatus'] } });
       await all.stop();
     }
-  });
+  }, 120_000);
 
   it('errors are the JSON error array naming what is wrong', async () => {
     const unknown = gateway(['trigger', 'payment.nothing'], env);
