@@ -18,6 +18,8 @@ export interface JobRunner {
   handlers: JobHandlers;
   clock: Clock;
   logger: JobLogger;
+  /** Where completions are recorded instead of one JobQueue.complete each (the sandbox advance's CompletionBatch). */
+  completions?: { complete(job: ClaimedJob, workerId: string): Promise<boolean> };
 }
 
 /**
@@ -40,7 +42,8 @@ export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: strin
     logger.error({ event: 'job.failed', ...log, error: errorMessage(error), outcome }, 'job failed');
     return outcome === 'lost' ? lost(logger, log) : outcome;
   }
-  return (await queue.complete(job, workerId)) ? 'done' : lost(logger, log);
+  const completed = runner.completions ? await runner.completions.complete(job, workerId) : await queue.complete(job, workerId);
+  return completed ? 'done' : lost(logger, log);
 }
 
 /** The lease expired while the handler ran and another worker took the job: its record wins. */

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/connection.js';
+import { prepared } from '../../db/prepared.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
 import type { SubscriptionRow } from './views.js';
@@ -29,7 +30,8 @@ export const subscriptionsRepository = {
 
   /** A subscription's status (it exists: a billing names it). */
   async statusOf(db: Executor, subscriptionId: string): Promise<string> {
-    const row = await db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId).executeTakeFirstOrThrow();
+    const row = await statusOf.first(db, { subscriptionId });
+    if (!row) throw new Error(`subscription ${subscriptionId} not found`);
     return row.status;
   },
 
@@ -101,3 +103,6 @@ export const subscriptionsRepository = {
     await db.updateTable('subscriptions').set({ vault_id: vaultId, updated_at: at }).where('subscription_id', '=', subscriptionId).execute();
   },
 };
+
+/** The billing engine reads it in every outcome's transaction: compiled once. */
+const statusOf = prepared<{ subscriptionId: string }, { status: string }>((db, v) => db.selectFrom('subscriptions').select('status').where('subscription_id', '=', v('subscriptionId')));
