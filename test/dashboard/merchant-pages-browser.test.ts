@@ -59,7 +59,7 @@ describe.skipIf(!HAVE_CHROMIUM)(`dashboard merchant pages in chromium (${testDia
     await check(`/dashboard/pix/${ids.pixId}`, /Cobrança Pix/, 'pix-detail', 'Pix copia e cola');
     await check('/dashboard/links', 'Links de pagamento', 'links', 'Curso de violão');
     await check('/dashboard/webhooks', 'Webhooks', 'webhooks', 'TransactionStatus');
-  });
+  }, 60_000);
 
   it('creates a payment link with the form and deactivates it after confirming', async () => {
     const { page, problems } = await b.open('/dashboard/links');

@@ -176,7 +176,7 @@ describe.runIf(testDialect === 'postgres')('database faults (PostgreSQL, real se
     expect(statuses.filter((s) => s === 201).length).toBeGreaterThan(10);
 
     // The run again (an advance cut by the fault is repeated), then everything settles.
-    await until(async () => (await post('/sandbox/clock/advance', { to: due }, adminHeaders).catch(() => null))?.status === 200, 20_000, () => 'the billing run to finish');
+    await until(async () => (await post('/sandbox/clock/advance', { to: due }, adminHeaders).catch(() => null))?.status === 200, 60_000, () => 'the billing run to finish');
     const db = new pg.Client({ connectionString: `${TEST_DATABASE_URL.replace(/\/[^/]*$/, '')}/${dbName}` });
     await db.connect();
     try {
