@@ -91,25 +91,4 @@ describe(`batched job completion (${testDialect})`, () => {
     expect(answers.map((r) => r.status)).toEqual(['rejected', 'rejected']);
     for (const job of mine) expect((await status(job.id)).status).toBe('running');
   });
-
-  it('the sandbox advance records its completions in batches, each job done once', async () => {
-    const { SandboxClockService } = await import('../../src/modules/sandbox/clock-service.js');
-    const { VirtualClock } = await import('../../src/clock.js');
-    const virtual = new VirtualClock();
-    const handlers = new JobHandlers();
-    const ran: number[] = [];
-    handlers.register('k', async (payload) => void ran.push((payload as { i: number }).i), { parallel: true });
-    const q = new JobQueue(database, virtual, handlers);
-    for (let i = 0; i < 100; i++) await q.enqueue(database.db, { kind: 'k', payload: { i }, runAt: new Date(virtual.now().getTime() + 60_000) });
-    const many = vi.spyOn(q, 'completeMany');
-    const single = vi.spyOn(q, 'complete');
-    const advance = new SandboxClockService(database, virtual, q, handlers);
-    const result = await advance.advanceBy({ minutes: 5 });
-    expect(result.jobsRun).toBe(100);
-    expect(ran.sort((x, y) => x - y)).toEqual(Array.from({ length: 100 }, (_, i) => i));
-    expect(single).not.toHaveBeenCalled();
-    expect(many.mock.calls.length).toBeLessThan(100);
-    const counts = await q.counts();
-    expect(counts).toMatchObject({ done: 100, running: 0, pending: 0 });
-  });
 });

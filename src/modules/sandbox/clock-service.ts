@@ -3,7 +3,6 @@ import { sql, type Transaction } from 'kysely';
 import type { VirtualClock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
-import { CompletionBatch } from '../../jobs/completion-batch.js';
 import { LeaseKeeper } from '../../jobs/lease-keeper.js';
 import { DEFAULT_LEASE_MS, type ClaimedJob, type JobQueue } from '../../jobs/queue.js';
 import type { JobHandlers } from '../../jobs/registry.js';
@@ -17,14 +16,8 @@ export const CLOCK_GENERATION_SETTING = 'clock_generation';
 export const MAX_JOBS_PER_ADVANCE = 1_000_000;
 /** Jobs due at one instant claimed together: one claim per batch instead of one per job. */
 const BATCH = 200;
-/**
- * Jobs of a parallel kind run at once within a batch (the worker's pool does the same in
- * production). 32, not 8: on SQLite the transactions of jobs running together commit as one
- * group (src/db/sqlite-driver.ts), so more of them share each commit's WAL write: 20,000
- * billings ran in 31 s instead of 42 (issue 15; 64 gained nothing more). PostgreSQL's pool
- * (20 connections) bounds its side.
- */
-const PARALLEL = 32;
+/** Jobs of a parallel kind run at once within a batch (the worker's pool does the same in production). */
+const PARALLEL = 8;
 
 export interface SandboxClockOptions {
   logger?: JobLogger;
@@ -146,8 +139,6 @@ export class SandboxClockService {
     const workerId = this.worker ? `${this.worker.workerId}:clock:${randomUUID().slice(0, 8)}` : `sandbox-clock:${randomUUID()}`;
     // The advance's own heartbeat: a batch can hold 200 jobs for longer than one lease.
     const keeper = new LeaseKeeper(this.runner.queue, workerId, this.leaseMs, this.runner.logger);
-    // The advance's completions, one statement for those that end together (issue 15).
-    const runner: JobRunner = { ...this.runner, completions: new CompletionBatch(this.runner.queue, workerId) };
     const claim = async (limit: number, dueBy: Date) => {
       const jobs = await this.runner.queue.claim(workerId, { limit, dueBy, leaseMs: this.leaseMs });
       for (const job of jobs) keeper.hold(job);
@@ -174,7 +165,7 @@ export class SandboxClockService {
         // The pin only moves forward (it is max(run_at, now)) and stays between jobs, so anyone
         // reading the clock meanwhile never sees time go back.
         this.clock.pin(first.runAt);
-        jobsRun += await this.runBatch(runner, [first, ...rest], workerId, keeper);
+        jobsRun += await this.runBatch([first, ...rest], workerId, keeper);
       }
       this.clock.moveTo(target);
       // Answer the target itself: the wall clock ticked a little while we got here.
@@ -196,8 +187,8 @@ export class SandboxClockService {
    * independent of the others, like two billings' charges) runs PARALLEL at a time, as the
    * production worker would run them; every other job runs alone, in turn.
    */
-  private async runBatch(runner: JobRunner, batch: ClaimedJob[], workerId: string, keeper: LeaseKeeper): Promise<number> {
-    const parallel = (job: ClaimedJob) => runner.handlers.isParallel(job.kind);
+  private async runBatch(batch: ClaimedJob[], workerId: string, keeper: LeaseKeeper): Promise<number> {
+    const parallel = (job: ClaimedJob) => this.runner.handlers.isParallel(job.kind);
     for (let i = 0; i < batch.length; ) {
       let end = i + 1;
       if (parallel(batch[i])) while (end < batch.length && parallel(batch[end])) end++;
@@ -206,7 +197,7 @@ export class SandboxClockService {
       const lane = async () => {
         while (next < stretch.length) {
           const job = stretch[next++];
-          await runJob(runner, job, workerId);
+          await runJob(this.runner, job, workerId);
           keeper.release(job);
         }
       };
