@@ -18,8 +18,6 @@ export interface JobRunner {
   handlers: JobHandlers;
   clock: Clock;
   logger: JobLogger;
-  /** Where completions are recorded instead of one JobQueue.complete each (the sandbox advance's CompletionBatch). */
-  completions?: { complete(job: ClaimedJob, workerId: string): Promise<boolean> };
 }
 
 /**
@@ -42,8 +40,7 @@ export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: strin
     logger.error({ event: 'job.failed', ...log, error: errorMessage(error), outcome }, 'job failed');
     return outcome === 'lost' ? lost(logger, log) : outcome;
   }
-  const completed = runner.completions ? await runner.completions.complete(job, workerId) : await queue.complete(job, workerId);
-  return completed ? 'done' : lost(logger, log);
+  return (await queue.complete(job, workerId)) ? 'done' : lost(logger, log);
 }
 
 /** The lease expired while the handler ran and another worker took the job: its record wins. */
