@@ -71,6 +71,35 @@ describe('SQLite group commit', () => {
     await db.destroy();
   });
 
+  it('commits the transactions of one event-loop turn together, though none waited for another, each answered after the COMMIT', async () => {
+    const { db, committed, commits, observer } = fileDatabase();
+    const before = commits();
+    const answers = await Promise.all(
+      // Twenty callbacks of one turn, as twenty requests read from their sockets in one poll:
+      // each transaction runs to its end before the next callback starts.
+      Array.from(
+        { length: 20 },
+        (_, i) =>
+          new Promise<boolean>((resolve, reject) =>
+            setImmediate(() =>
+              db
+                .transaction()
+                .execute((trx) => trx.insertInto('items').values({ name: `turn-${i}` }).execute())
+                .then(() => resolve(committed(`turn-${i}`)), reject),
+            ),
+          ),
+      ),
+    );
+    expect(answers.every(Boolean)).toBe(true);
+    expect(commits() - before).toBe(1);
+    // A lone transaction still commits within a turn of the loop.
+    await db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'alone' }).execute());
+    expect(committed('alone')).toBe(true);
+    expect(commits() - before).toBe(2);
+    observer.close();
+    await db.destroy();
+  });
+
   it('rolls back a failed transaction alone: the others of its group are kept', async () => {
     const { db, committed, observer } = fileDatabase();
     const outcomes = await Promise.allSettled(
@@ -143,6 +172,21 @@ describe('SQLite group commit', () => {
     expect(order.indexOf('tx')).toBeLessThan(order.indexOf('late-0'));
     observer.close();
     await db.destroy();
+  });
+});
+
+describe('SQLite connection settings', () => {
+  it('keeps savepoint sub-journals in memory: no temporary file per transaction', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gw-temp-'));
+    dirs.push(dir);
+    const database = await openDatabase(`sqlite:${join(dir, 'gateway.db')}`);
+    try {
+      // 2 = MEMORY; the default (0, a file) wrote each group member's sub-journal past 64 KB to disk.
+      const { sqlite } = database.raw as { sqlite: SQLite.Database };
+      expect(sqlite.pragma('temp_store', { simple: true })).toBe(2);
+    } finally {
+      await database.close();
+    }
   });
 });
 
