@@ -165,3 +165,53 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', prefix = 'ben
   const dir = mkdtempSync(join(tmpdir(), `gateway-${prefix}-`));
   return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * The database's own ceiling, measured in the same run (PERFORMANCE.md's orientation figures:
+ * SQLite ~25k five-row transactions/s; PostgreSQL ~3.3k commits/s on 32 connections): a
+ * scratch table in a scratch file or database, the same settings as the gateway's (SQLite: WAL,
+ * synchronous NORMAL; PostgreSQL: fsync on). Transactions per second.
+ */
+export async function databaseCeiling(engine: 'sqlite' | 'postgres', seconds = 3): Promise<number> {
+  if (engine === 'sqlite') {
+    const SQLite = (await import('better-sqlite3')).default;
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-ceiling-'));
+    const db = new SQLite(join(dir, 'ceiling.db'));
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.exec('create table t (id integer primary key, a text not null, b integer not null)');
+      const insert = db.prepare('insert into t (a, b) values (?, ?)');
+      const five = db.transaction((n: number) => {
+        for (let i = 0; i < 5; i++) insert.run(`row ${n}-${i}`, n);
+      });
+      let n = 0;
+      const end = performance.now() + seconds * 1000;
+      while (performance.now() < end) for (let k = 0; k < 100; k++) five(n++);
+      return n / seconds;
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+  const { url, cleanup } = await benchDatabase('postgres', 'ceiling');
+  const clients = Array.from({ length: 32 }, () => new pg.Client({ connectionString: url }));
+  try {
+    await Promise.all(clients.map((c) => c.connect()));
+    await clients[0].query('create table t (id bigserial primary key, a text not null, b bigint not null)');
+    let n = 0;
+    const end = performance.now() + seconds * 1000;
+    await Promise.all(
+      clients.map(async (c, k) => {
+        while (performance.now() < end) {
+          await c.query('insert into t (a, b) values ($1, $2)', [`row ${k}`, n]);
+          n++;
+        }
+      }),
+    );
+    return n / seconds;
+  } finally {
+    await Promise.all(clients.map((c) => c.end().catch(() => {})));
+    await cleanup();
+  }
+}
