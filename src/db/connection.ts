@@ -140,7 +140,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.poolSize ?? 20,
+    max: options.poolSize ?? settings.poolSize,
     options: schema ? `-c search_path=${schema}` : undefined,
     // A database that drops traffic must not hang a request: no connection, no answer and no
     // idle transaction waits longer than these.

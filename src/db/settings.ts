@@ -13,6 +13,11 @@ export interface DatabaseSettings {
   idleInTransactionTimeoutMs: number;
   /** At start, how long to keep retrying a database that does not answer yet (DB_START_TIMEOUT_MS). */
   startTimeoutMs: number;
+  /**
+   * PostgreSQL connections one instance may hold (DB_POOL_SIZE). Instances x this must stay under
+   * the server's max_connections; more connections than the server has cores mostly queue there.
+   */
+  poolSize: number;
 }
 
 type Integer = (value: string | undefined, fallback: number, name: string, min: number, max: number) => number;
@@ -25,6 +30,7 @@ export function loadDatabaseSettings(env: Record<string, string | undefined>, in
     queryTimeoutMs: statementTimeoutMs + 5_000,
     idleInTransactionTimeoutMs: integer(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60_000, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 1_000, 3_600_000),
     startTimeoutMs: integer(env.DB_START_TIMEOUT_MS, 60_000, 'DB_START_TIMEOUT_MS', 0, 3_600_000),
+    poolSize: integer(env.DB_POOL_SIZE, 20, 'DB_POOL_SIZE', 1, 1_000),
   };
 }
 

@@ -84,6 +84,30 @@ describe('database faults: classification, start-up waits, shutdown answers', ()
   });
 });
 
+describe('DB_POOL_SIZE', () => {
+  it('is 20 unless set, and refuses a size outside 1..1000 by name', () => {
+    expect(loadConfig({}).databaseSettings.poolSize).toBe(20);
+    expect(loadConfig({ DB_POOL_SIZE: '4' }).databaseSettings.poolSize).toBe(4);
+    for (const bad of ['0', '1001', 'many', '2.5']) expect(() => loadConfig({ DB_POOL_SIZE: bad }), bad).toThrow(/DB_POOL_SIZE/);
+  });
+
+  it.runIf(testDialect === 'postgres')('holds at most that many PostgreSQL connections: the other queries wait for one', async () => {
+    const settings = { ...loadConfig({ DB_POOL_SIZE: '3' }).databaseSettings };
+    const database = await openDatabaseWhenReady(process.env.TEST_DATABASE_URL!, { settings, log: () => {} });
+    try {
+      const running = Array.from({ length: 8 }, () => sql`select pg_sleep(0.2)`.execute(database.db));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const during = database.poolStats!();
+      await Promise.all(running);
+      expect(during.total).toBe(3);
+      expect(during.waiting).toBe(5);
+      expect(database.poolStats!().total).toBeLessThanOrEqual(3);
+    } finally {
+      await database.close();
+    }
+  });
+});
+
 describe.runIf(testDialect === 'sqlite')('SQLite busy (another process holds the write lock)', () => {
   it('answers 503 with Retry-After and the error array, and loses nothing once the lock is gone', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gateway-busy-'));
