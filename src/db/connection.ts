@@ -7,6 +7,7 @@ import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
+import { SqliteReaders } from './sqlite-readers.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -22,6 +23,8 @@ export interface Database {
    * (streamed range searches, issue 16: rows as arrays from one prepared statement).
    */
   raw?: { sqlite: SQLite.Database } | { pool: pg.Pool };
+  /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
+  readers?: SqliteReaders;
   close(): Promise<void>;
 }
 
@@ -44,6 +47,8 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
+  /** SQLite reader threads (default: the settings' DB_READER_THREADS). */
+  readerThreads?: number;
   /** Connection, statement and idle-in-transaction timeouts (default: the DB_*_TIMEOUT_MS defaults). */
   settings?: DatabaseSettings;
   /** Where a connection that dies while idle is reported (it is replaced on the next use). */
@@ -54,11 +59,16 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     return openPostgres(url, options);
   }
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.readerThreads ?? (options.settings ?? DEFAULT_DATABASE_SETTINGS).readerThreads);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`);
 }
 
-function openSqlite(path: string): Database {
+const SQLITE_CACHE_KB = 32_768;
+const SQLITE_MMAP_BYTES = 268_435_456;
+/** A reader thread's own page cache: its reads are large scans served mostly through mmap, so less than the writer's. */
+const READER_CACHE_KB = 8_192;
+
+function openSqlite(path: string, readerThreads: number): Database {
   const memory = path === ':memory:' || path === '';
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(memory ? ':memory:' : path);
@@ -72,7 +82,7 @@ function openSqlite(path: string): Database {
   // After a checkpoint that emptied it, a log that grew large is cut back to this size.
   sqlite.pragma('journal_size_limit = 67108864');
   // 32 MB of page cache (default 2 MB): the indexes a payment touches stay in memory.
-  sqlite.pragma('cache_size = -32768');
+  sqlite.pragma(`cache_size = -${SQLITE_CACHE_KB}`);
   // Each member of a group commit is a SAVEPOINT, and SQLite keeps the pages a savepoint changes
   // in a sub-journal; past 64 KB (a payment) that was a temporary file, created, written page by
   // page and unlinked in every transaction (~30 system calls a payment). In memory instead.
@@ -80,15 +90,19 @@ function openSqlite(path: string): Database {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   // Reads of large result sets (listings, searches) go through the page cache without copies.
-  if (!memory) sqlite.pragma('mmap_size = 268435456');
+  if (!memory) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const cache = withStatementCache(sqlite);
   const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, (text) => cache.prepare(text)) });
   const checkpointer = memory ? undefined : startCheckpointer(path);
+  // An in-memory database is this connection's alone: no other connection can read it.
+  const readers = memory || readerThreads === 0 ? undefined : new SqliteReaders(path, readerThreads, { mmapSize: SQLITE_MMAP_BYTES, cacheKb: READER_CACHE_KB });
   return {
     db,
     dialect: 'sqlite',
     raw: { sqlite },
+    readers,
     close: async () => {
+      await readers?.stop();
       await checkpointer?.stop();
       await db.destroy();
     },

@@ -18,6 +18,11 @@ export interface DatabaseSettings {
    * the server's max_connections; more connections than the server has cores mostly queue there.
    */
   poolSize: number;
+  /**
+   * SQLite file databases: threads with their own read-only connection that read and serialize
+   * the streamed range searches off the event loop (DB_READER_THREADS; 0 reads on the event loop).
+   */
+  readerThreads: number;
 }
 
 type Integer = (value: string | undefined, fallback: number, name: string, min: number, max: number) => number;
@@ -31,6 +36,7 @@ export function loadDatabaseSettings(env: Record<string, string | undefined>, in
     idleInTransactionTimeoutMs: integer(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60_000, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 1_000, 3_600_000),
     startTimeoutMs: integer(env.DB_START_TIMEOUT_MS, 60_000, 'DB_START_TIMEOUT_MS', 0, 3_600_000),
     poolSize: integer(env.DB_POOL_SIZE, 20, 'DB_POOL_SIZE', 1, 1_000),
+    readerThreads: integer(env.DB_READER_THREADS, 2, 'DB_READER_THREADS', 0, 16),
   };
 }
 

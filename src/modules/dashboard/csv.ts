@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { batchTexts, type JsonBatch } from '../../http/json-stream.js';
+import { batchRecords, type JsonBatch } from '../../http/json-stream.js';
 
 /**
  * The conciliation export (issue 19): the records of the integration API's range searches as
@@ -38,8 +38,7 @@ export function csvStream(columns: readonly string[], records: AsyncIterable<Jso
   async function* body(): AsyncGenerator<string> {
     let out = `\ufeff${columns.join(';')}\r\n`;
     for await (const page of records) {
-      for (const text of batchTexts(page)) {
-        const record = JSON.parse(text) as Record<string, unknown>;
+      for (const record of batchRecords(page)) {
         out += columns.map((c) => cell(c, record[c])).join(';') + '\r\n';
         if (out.length >= CHUNK_CHARS) {
           yield out;

@@ -3,6 +3,7 @@ import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
 import { copyRows } from '../../db/pg-copy.js';
 import { insertRows } from '../../db/prepared.js';
+import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
 import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, type ColumnValues, type ReceivableRow } from './records.js';
@@ -22,6 +23,17 @@ export interface RangeKey {
 }
 export type RangeKind = 'operation-date' | 'operation-date-installments' | 'payment-date';
 
+/** The WHERE of a range read: parameters are the account, the end bound, then the start bound(s). */
+function rangeWhere(p: () => string, kind: RangeKind): string {
+  let where = `account_number = ${p()} and transaction_at < ${p()}`;
+  if (kind === 'payment-date') where += ` and receipt_date >= ${p()} and receipt_date <= ${p()}`;
+  else where += ` and transaction_at >= ${p()}`;
+  if (kind === 'operation-date') where += ' and installment_number = 1';
+  return where;
+}
+
+const ORDER = 'order by transaction_at, installment_number, id';
+
 /**
  * The SQL text of a range page, built once per shape and engine: parameters are, in order, the
  * account, the end bound, the start bound(s), the keyset (at, at, at, n, n, id) when resuming,
@@ -31,16 +43,41 @@ function rangePageSql(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: b
   let n = 0;
   const p = () => (dialect === 'sqlite' ? '?' : `$${++n}`);
   const columns = (kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS).join(', ');
-  let where = `account_number = ${p()} and transaction_at < ${p()}`;
-  if (kind === 'payment-date') where += ` and receipt_date >= ${p()} and receipt_date <= ${p()}`;
-  else where += ` and transaction_at >= ${p()}`;
-  if (kind === 'operation-date') where += ' and installment_number = 1';
+  let where = rangeWhere(p, kind);
   // The first condition bounds the index scan; the second is the exact keyset.
   if (resume) where += ` and transaction_at >= ${p()} and (transaction_at > ${p()} or (transaction_at = ${p()} and (installment_number > ${p()} or (installment_number = ${p()} and id > ${p()}))))`;
-  return `select ${columns} from receivables where ${where} order by transaction_at, installment_number, id limit ${p()}${offset ? ` offset ${p()}` : ''}`;
+  return `select ${columns} from receivables where ${where} ${ORDER} limit ${p()}${offset ? ` offset ${p()}` : ''}`;
 }
 
+/** SQLite: the ids of a range's rows in answer order (one walk of the range's index, ids only). */
+function rangeIdsSql(kind: RangeKind): string {
+  return `select id from receivables where ${rangeWhere(() => '?', kind)} ${ORDER}`;
+}
+
+/** SQLite: the rows of a page given by its ids (a JSON array), in answer order. */
+function rowsByIdsSql(kind: RangeKind): string {
+  const columns = (kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS).join(', ');
+  return `select ${columns} from receivables where id in (select value from json_each(?)) ${ORDER}`;
+}
+
+const keyParams = (k: RangeKey) => [k.at, k.at, k.at, k.n, k.n, k.id];
+
 const pageSql = new Map<string, string>();
+function pageText(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: boolean, offset: boolean): string {
+  const key = `${dialect} ${kind} ${resume ? 1 : 0} ${offset ? 1 : 0}`;
+  let text = pageSql.get(key);
+  if (text === undefined) pageSql.set(key, (text = rangePageSql(dialect, kind, resume, offset)));
+  return text;
+}
+
+/** The parameters every range read starts with: the account, the end bound, the start bound(s). */
+function rangeParams(kind: RangeKind, account: number, start: string, end: string): unknown[] {
+  const [from, to] = dayRange(start, end);
+  return [account, to, ...(kind === 'payment-date' ? [start, end] : [from])];
+}
+
+/** The serializers a reader thread loads (it imports the module itself: functions do not cross threads). */
+const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
 /** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
@@ -171,17 +208,26 @@ export const receivablesRepository = {
     end: string,
     page: { after?: RangeKey; offset?: number; limit: number },
   ): Promise<ColumnValues[]> {
-    const [from, to] = dayRange(start, end);
     const k = page.after;
     const offset = page.offset !== undefined && page.offset > 0;
-    const key = `${database.dialect} ${kind} ${k ? 1 : 0} ${offset ? 1 : 0}`;
-    let text = pageSql.get(key);
-    if (text === undefined) pageSql.set(key, (text = rangePageSql(database.dialect, kind, k !== undefined, offset)));
-    const parameters: unknown[] = [account, to, ...(kind === 'payment-date' ? [start, end] : [from])];
-    if (k) parameters.push(k.at, k.at, k.at, k.n, k.n, k.id);
-    parameters.push(page.limit);
+    const text = pageText(database.dialect, kind, k !== undefined, offset);
+    const parameters = [...rangeParams(kind, account, start, end), ...(k ? keyParams(k) : []), page.limit];
     if (offset) parameters.push(page.offset);
     return rowsAsArrays(database, text, parameters, kind === 'operation-date' ? SUMMARY_NUMERIC : INSTALLMENT_NUMERIC);
+  },
+
+  /**
+   * SQLite reader threads (src/db/sqlite-readers.ts): the ids of the range's rows, in answer
+   * order, so that its pages can be read by any thread, several at once (~8 bytes a row held for
+   * the answer's length, against ~800 of its JSON).
+   */
+  rangeIds(readers: SqliteReaders, kind: RangeKind, account: number, start: string, end: string): Promise<number[]> {
+    return readers.column(rangeIdsSql(kind), rangeParams(kind, account, start, end)) as Promise<number[]>;
+  },
+
+  /** The rows of these ids (one page of rangeIds), read and made JSON text by a reader thread with the search's serializer (records.ts). */
+  rangePageJson(readers: SqliteReaders, kind: RangeKind, ids: number[]): Promise<JsonPage> {
+    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: RECORDS_MODULE, name: kind === 'operation-date' ? 'summaryJson' : 'installmentJson' });
   },
 
   /** Where a page's last row puts the keyset of the next. */

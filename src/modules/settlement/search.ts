@@ -3,7 +3,8 @@ import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
-import { keysetPages } from '../../db/keyset-pages.js';
+import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
+import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
@@ -90,6 +91,30 @@ const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
 };
 
 /**
+ * A range read by SQLite's reader threads (src/db/sqlite-readers.ts): one thread first walks the
+ * range's index for its ids in answer order, then the pages (`pageRows` ids each) are read and made
+ * JSON by the threads at once, two per thread in flight (one read while the other is taken), and
+ * written in order. The bytes are those of the keyset read on the event loop. The answer is the
+ * range's rows as of that walk, each read as it is when its page is.
+ */
+async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: number, start: string, end: string, pageRows: number, state: RangeState): AsyncGenerator<JsonBatch> {
+  state.reads.queries++;
+  const ids = await receivablesRepository.rangeIds(readers, kind, account, start, end);
+  const pages = orderedReads(
+    Math.ceil(ids.length / pageRows),
+    (i) => {
+      state.reads.queries++;
+      return receivablesRepository.rangePageJson(readers, kind, ids.slice(i * pageRows, (i + 1) * pageRows));
+    },
+    2 * readers.size,
+  );
+  for await (const page of pages) {
+    state.reads.rows += page.count;
+    yield { count: page.count, encoded: page.chunks };
+  }
+}
+
+/**
  * A range search (issue 16): checks the query and takes one of the merchant's
  * CONCIL_MAX_CONCURRENT_PER_MERCHANT slots (429 when none is free) before answering, then
  * answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
@@ -98,7 +123,7 @@ const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
  * failed, or `return()` when the client went away: no page is read after that).
  * `page` / `limit` (integrators' paging) answer one slice of the same order instead of the range.
  */
-export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<JsonBatch<ColumnValues>> {
+export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<JsonBatch> {
   const settings = ctx.config.conciliation;
   const account = requireOwnAccount(p, q.accountNumber);
   const { start, end } = dateRange(q, settings.maxRangeDays);
@@ -122,7 +147,7 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
     else state.running.delete(merchant);
   };
   const toJson = serialize[kind];
-  async function* pages(): AsyncGenerator<JsonBatch<ColumnValues>> {
+  async function* pages(): AsyncGenerator<JsonBatch> {
     try {
       const db = ctx.database;
       if (paged) {
@@ -131,6 +156,10 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
         state.reads.queries++;
         state.reads.rows += rows.length;
         yield { items: rows, toJson };
+        return;
+      }
+      if (db.readers) {
+        yield* threadPages(db.readers, kind, account, start, end, settings.pageRows, state);
         return;
       }
       const reads = keysetPages(

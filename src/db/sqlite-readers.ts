@@ -1,0 +1,162 @@
+import { Worker } from 'node:worker_threads';
+
+/**
+ * Reader threads for a SQLite file database (issue 16: streamed range searches).
+ *
+ * A 31-day conciliation range is ~90,000 rows; on the event loop, reading them through the
+ * single connection (~6 us a row: SQLite's record decoding and 29 JavaScript values) and writing
+ * their JSON (~1.5 us) took one core and stopped every other request meanwhile. Here each thread
+ * has its own read-only connection (WAL lets readers run beside the writer, and they see only
+ * committed data) and turns the rows into JSON Buffers itself, so the event loop only writes
+ * Buffers; a range split into parts is read by several threads at once (see
+ * settlement/search.ts). DB_READER_THREADS sets how many (0: read on the event loop).
+ *
+ * Threads start at the first read, so a process that never searches never starts one. A thread
+ * that dies fails the reads it held, and the next read starts a new one.
+ */
+
+export type ReaderRequest =
+  | { id: number; kind: 'rows'; sql: string; params: unknown[] }
+  | { id: number; kind: 'column'; sql: string; params: unknown[] }
+  | { id: number; kind: 'json'; sql: string; params: unknown[]; serializer: { module: string; name: string } };
+
+export type ReaderAnswer =
+  | { id: number; rows: unknown[][] | unknown[] }
+  | { id: number; count: number; last: unknown[] | null; chunks: Uint8Array[] }
+  | { id: number; error: string };
+
+/** A page read and serialized by a thread: `chunks` are its items' JSON texts joined by commas. */
+export interface JsonPage {
+  count: number;
+  last: unknown[] | null;
+  chunks: Buffer[];
+}
+
+interface Pending {
+  resolve(answer: ReaderAnswer): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The thread's module, started through a small CommonJS stub: under tsx (npm start, the tests)
+ * the module is TypeScript and the stub registers tsx's loader in the new thread first; the
+ * production build runs the compiled .js as it is.
+ */
+const BOOT = `
+const { workerData } = require('node:worker_threads');
+const entry = workerData.entry;
+if (entry.endsWith('.ts')) {
+  require('tsx/cjs');
+  import('tsx/esm/api').then(({ register }) => { register(); return import(entry); });
+} else {
+  import(entry);
+}
+`;
+
+/** The URL of a sibling module of `base` (an import.meta.url), in the same language as `base` (.ts under tsx, .js once built). */
+export function siblingModule(base: string, name: string): string {
+  const ext = base.endsWith('.ts') ? '.ts' : '.js';
+  return new URL(`./${name}${ext}`, base).href;
+}
+
+class ReaderThread {
+  private worker: Worker | null = null;
+  private readonly pending = new Map<number, Pending>();
+  /** Requests sent and not answered yet: the least busy thread gets the next one. */
+  get load(): number {
+    return this.pending.size;
+  }
+
+  get running(): boolean {
+    return this.worker !== null;
+  }
+
+  constructor(private readonly data: { path: string; mmapSize: number; cacheKb: number }) {}
+
+  private start(): Worker {
+    const worker = new Worker(BOOT, { eval: true, workerData: { ...this.data, entry: siblingModule(import.meta.url, 'sqlite-reader-thread') } });
+    // Reader threads never keep the process alive; an idle one waits on its port only.
+    worker.unref();
+    worker.on('message', (answer: ReaderAnswer) => {
+      const waiter = this.pending.get(answer.id);
+      if (!waiter) return;
+      this.pending.delete(answer.id);
+      if ('error' in answer) waiter.reject(new Error(`SQLite reader: ${answer.error}`));
+      else waiter.resolve(answer);
+    });
+    const fail = (error: Error) => {
+      if (this.worker === worker) this.worker = null;
+      for (const waiter of this.pending.values()) waiter.reject(error);
+      this.pending.clear();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`SQLite reader thread exited (code ${code})`)));
+    return worker;
+  }
+
+  send(request: ReaderRequest): Promise<ReaderAnswer> {
+    this.worker ??= this.start();
+    const worker = this.worker;
+    return new Promise<ReaderAnswer>((resolve, reject) => {
+      this.pending.set(request.id, { resolve, reject });
+      worker.postMessage(request);
+    });
+  }
+
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = null;
+    if (worker) await worker.terminate();
+  }
+}
+
+export class SqliteReaders {
+  private readonly threads: ReaderThread[];
+  private next = 0;
+  /** Requests answered or failed so far (tests check that a read went through the threads). */
+  requests = 0;
+
+  constructor(
+    path: string,
+    readonly size: number,
+    options: { mmapSize: number; cacheKb: number },
+  ) {
+    this.threads = Array.from({ length: size }, () => new ReaderThread({ path, ...options }));
+  }
+
+  /** Threads started and alive (they start at their first read). */
+  get running(): number {
+    return this.threads.filter((t) => t.running).length;
+  }
+
+  /** The thread with the fewest requests in hand (ties: the first). */
+  private pick(): ReaderThread {
+    return this.threads.reduce((best, t) => (t.load < best.load ? t : best), this.threads[0]);
+  }
+
+  /** Rows as arrays. */
+  async rows(sql: string, params: unknown[]): Promise<unknown[][]> {
+    this.requests++;
+    const answer = await this.pick().send({ id: ++this.next, kind: 'rows', sql, params });
+    return (answer as { rows: unknown[][] }).rows;
+  }
+
+  /** The first column of every row (a flat array: a long list of ids costs one value a row to hand over). */
+  async column(sql: string, params: unknown[]): Promise<unknown[]> {
+    this.requests++;
+    const answer = await this.pick().send({ id: ++this.next, kind: 'column', sql, params });
+    return (answer as { rows: unknown[] }).rows;
+  }
+
+  /** A page read and made JSON text in a thread, by `serializer` (an exported function of the module at that URL, taking a row as an array). */
+  async json(sql: string, params: unknown[], serializer: { module: string; name: string }): Promise<JsonPage> {
+    this.requests++;
+    const answer = (await this.pick().send({ id: ++this.next, kind: 'json', sql, params, serializer })) as { count: number; last: unknown[] | null; chunks: Uint8Array[] };
+    // The memory was handed over (transferred): wrapping it copies nothing.
+    return { count: answer.count, last: answer.last, chunks: answer.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)) };
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.threads.map((t) => t.stop()));
+  }
+}
