@@ -6,7 +6,7 @@ import { insertRows } from '../../db/prepared.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, type ColumnValues, type ReceivableRow } from './records.js';
+import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './records.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -54,9 +54,9 @@ function rangeIdsSql(kind: RangeKind): string {
   return `select id from receivables where ${rangeWhere(() => '?', kind)} ${ORDER}`;
 }
 
-/** SQLite: the rows of a page given by its ids (a JSON array), in answer order. */
+/** SQLite: the rows of a page given by its ids (a JSON array), in answer order, as records.ts' segments. */
 function rowsByIdsSql(kind: RangeKind): string {
-  const columns = (kind === 'operation-date' ? SUMMARY_COLUMNS : INSTALLMENT_COLUMNS).join(', ');
+  const columns = (kind === 'operation-date' ? SUMMARY_SEGMENTS : INSTALLMENT_SEGMENTS).join(', ');
   return `select ${columns} from receivables where id in (select value from json_each(?)) ${ORDER}`;
 }
 
@@ -227,7 +227,7 @@ export const receivablesRepository = {
 
   /** The rows of these ids (one page of rangeIds), read and made JSON text by a reader thread with the search's serializer (records.ts). */
   rangePageJson(readers: SqliteReaders, kind: RangeKind, ids: number[]): Promise<JsonPage> {
-    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: RECORDS_MODULE, name: kind === 'operation-date' ? 'summaryJson' : 'installmentJson' });
+    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: RECORDS_MODULE, name: kind === 'operation-date' ? 'summarySegmentsJson' : 'installmentSegmentsJson' });
   },
 
   /** Where a page's last row puts the keyset of the next. */
