@@ -49,9 +49,16 @@ function rangePageSql(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: b
   return `select ${columns} from receivables where ${where} ${ORDER} limit ${p()}${offset ? ` offset ${p()}` : ''}`;
 }
 
-/** SQLite: the ids of a range's rows in answer order (one walk of the range's index, ids only). */
+/**
+ * SQLite: the ids of a range's rows in answer order (ids only). Sale-date ranges walk the
+ * sale-order index; payment-date ranges read the receipt-date index and sort what they find
+ * (its range is the answer's size, where the sale-order walk starts at the account's first sale:
+ * 92-134 ms against 155-187 ms for 86,000 of a 1,000,000-row account's records, and the gap
+ * grows with the account's history).
+ */
 function rangeIdsSql(kind: RangeKind): string {
-  return `select id from receivables where ${rangeWhere(() => '?', kind)} ${ORDER}`;
+  const table = kind === 'payment-date' ? 'receivables indexed by receivables_account_receipt_idx' : 'receivables';
+  return `select id from ${table} where ${rangeWhere(() => '?', kind)} ${ORDER}`;
 }
 
 /** SQLite: the rows of a page given by its ids (a JSON array), in answer order, as records.ts' segments. */
