@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
 /**
@@ -44,14 +45,24 @@ interface Pending {
  */
 const BOOT = `
 const { workerData } = require('node:worker_threads');
-const entry = workerData.entry;
-if (entry.endsWith('.ts')) {
-  require('tsx/cjs');
-  import('tsx/esm/api').then(({ register }) => { register(); return import(entry); });
+const { entry, tsx } = workerData;
+if (tsx) {
+  require(tsx.cjs);
+  import(tsx.esmApi).then(({ register }) => { register(); return import(entry); });
 } else {
   import(entry);
 }
 `;
+
+/**
+ * Where tsx's loaders are, resolved from here: the thread's own resolution would start at the
+ * working directory. (The test runner rewrites import.meta and has no resolve: there the
+ * package name is left to the thread, run from the checkout.)
+ */
+function tsxLoaders(): { cjs: string; esmApi: string } {
+  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
+  return { cjs: createRequire(import.meta.url).resolve('tsx/cjs'), esmApi: typeof resolve === 'function' ? resolve('tsx/esm/api') : 'tsx/esm/api' };
+}
 
 /** The URL of a sibling module of `base` (an import.meta.url), in the same language as `base` (.ts under tsx, .js once built). */
 export function siblingModule(base: string, name: string): string {
@@ -74,7 +85,8 @@ class ReaderThread {
   constructor(private readonly data: { path: string; mmapSize: number; cacheKb: number }) {}
 
   private start(): Worker {
-    const worker = new Worker(BOOT, { eval: true, workerData: { ...this.data, entry: siblingModule(import.meta.url, 'sqlite-reader-thread') } });
+    const entry = siblingModule(import.meta.url, 'sqlite-reader-thread');
+    const worker = new Worker(BOOT, { eval: true, workerData: { ...this.data, entry, tsx: entry.endsWith('.ts') ? tsxLoaders() : null } });
     // Reader threads never keep the process alive; an idle one waits on its port only.
     worker.unref();
     worker.on('message', (answer: ReaderAnswer) => {
