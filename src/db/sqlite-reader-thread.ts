@@ -1,11 +1,10 @@
 /**
  * A SQLite reader thread (see sqlite-readers.ts): its own read-only connection to the database
  * file, answering one request at a time from the main thread.
- * - `rows`: the statement's rows as arrays;
  * - `column`: the first column of every row, as one flat array (a range's ids);
  * - `json`: the rows made JSON text by a serializer the caller names (a module and an export),
  *   joined with commas and encoded into Buffers of ~64 KB whose memory is handed over to the main
- *   thread, not copied; with the row count and the last row (the caller's next keyset).
+ *   thread, not copied; with the row count.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
@@ -50,9 +49,8 @@ function serializer(module: string, name: string): Promise<(row: unknown[]) => s
 }
 
 async function answer(request: ReaderRequest): Promise<{ answer: ReaderAnswer; transfer: ArrayBuffer[] }> {
-  if (request.kind === 'column') return { answer: { id: request.id, rows: columnStatement(request.sql).all(...request.params) }, transfer: [] };
+  if (request.kind === 'column') return { answer: { id: request.id, values: columnStatement(request.sql).all(...request.params) }, transfer: [] };
   const rows = statement(request.sql).all(...request.params) as unknown[][];
-  if (request.kind === 'rows') return { answer: { id: request.id, rows }, transfer: [] };
   const toJson = await serializer(request.serializer.module, request.serializer.name);
   const chunks: Buffer[] = [];
   let out = '';
@@ -67,8 +65,7 @@ async function answer(request: ReaderRequest): Promise<{ answer: ReaderAnswer; t
   if (out.length > 0) chunks.push(Buffer.from(out));
   // Buffer.from may slice a shared pool; copy those few so each chunk owns its ArrayBuffer to hand over.
   const owned = chunks.map((c) => (c.byteOffset === 0 && c.byteLength === c.buffer.byteLength ? c : Buffer.from(Uint8Array.prototype.slice.call(c))));
-  const last = rows.length > 0 ? rows[rows.length - 1] : null;
-  return { answer: { id: request.id, count: rows.length, last, chunks: owned }, transfer: owned.map((c) => c.buffer as ArrayBuffer) };
+  return { answer: { id: request.id, count: rows.length, chunks: owned }, transfer: owned.map((c) => c.buffer as ArrayBuffer) };
 }
 
 parentPort!.on('message', (request: ReaderRequest | 'stop') => {

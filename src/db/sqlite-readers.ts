@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
  * their JSON (~1.5 us) took one core and stopped every other request meanwhile. Here each thread
  * has its own read-only connection (WAL lets readers run beside the writer, and they see only
  * committed data) and turns the rows into JSON Buffers itself, so the event loop only writes
- * Buffers; a range split into parts is read by several threads at once (see
+ * Buffers; the pages of one range are read by several threads at once (see
  * settlement/search.ts). DB_READER_THREADS sets how many (0: read on the event loop).
  *
  * Threads start at the first read, so a process that never searches never starts one. A thread
@@ -17,19 +17,17 @@ import { Worker } from 'node:worker_threads';
  */
 
 export type ReaderRequest =
-  | { id: number; kind: 'rows'; sql: string; params: unknown[] }
   | { id: number; kind: 'column'; sql: string; params: unknown[] }
   | { id: number; kind: 'json'; sql: string; params: unknown[]; serializer: { module: string; name: string } };
 
 export type ReaderAnswer =
-  | { id: number; rows: unknown[][] | unknown[] }
-  | { id: number; count: number; last: unknown[] | null; chunks: Uint8Array[] }
+  | { id: number; values: unknown[] }
+  | { id: number; count: number; chunks: Uint8Array[] }
   | { id: number; error: string };
 
 /** A page read and serialized by a thread: `chunks` are its items' JSON texts joined by commas. */
 export interface JsonPage {
   count: number;
-  last: unknown[] | null;
   chunks: Buffer[];
 }
 
@@ -125,7 +123,7 @@ class ReaderThread {
 export class SqliteReaders {
   private readonly threads: ReaderThread[];
   private next = 0;
-  /** Requests answered or failed so far (tests check that a read went through the threads). */
+  /** Requests sent so far (tests check that a read went through the threads). */
   requests = 0;
 
   constructor(
@@ -146,26 +144,19 @@ export class SqliteReaders {
     return this.threads.reduce((best, t) => (t.load < best.load ? t : best), this.threads[0]);
   }
 
-  /** Rows as arrays. */
-  async rows(sql: string, params: unknown[]): Promise<unknown[][]> {
-    this.requests++;
-    const answer = await this.pick().send({ id: ++this.next, kind: 'rows', sql, params });
-    return (answer as { rows: unknown[][] }).rows;
-  }
-
   /** The first column of every row (a flat array: a long list of ids costs one value a row to hand over). */
   async column(sql: string, params: unknown[]): Promise<unknown[]> {
     this.requests++;
     const answer = await this.pick().send({ id: ++this.next, kind: 'column', sql, params });
-    return (answer as { rows: unknown[] }).rows;
+    return (answer as { values: unknown[] }).values;
   }
 
   /** A page read and made JSON text in a thread, by `serializer` (an exported function of the module at that URL, taking a row as an array). */
   async json(sql: string, params: unknown[], serializer: { module: string; name: string }): Promise<JsonPage> {
     this.requests++;
-    const answer = (await this.pick().send({ id: ++this.next, kind: 'json', sql, params, serializer })) as { count: number; last: unknown[] | null; chunks: Uint8Array[] };
+    const answer = (await this.pick().send({ id: ++this.next, kind: 'json', sql, params, serializer })) as { count: number; chunks: Uint8Array[] };
     // The memory was handed over (transferred): wrapping it copies nothing.
-    return { count: answer.count, last: answer.last, chunks: answer.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)) };
+    return { count: answer.count, chunks: answer.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)) };
   }
 
   async stop(): Promise<void> {

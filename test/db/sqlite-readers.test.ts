@@ -46,21 +46,20 @@ describe('SQLite reader threads', () => {
   });
 
   it('are read-only', async () => {
-    await expect(readers.rows('insert into pairs (n, text) values (99, ?) returning n', ['no'])).rejects.toThrow('SQLite reader: attempt to write a readonly database');
+    await expect(readers.column('insert into pairs (n, text) values (99, ?) returning n', ['no'])).rejects.toThrow('SQLite reader: attempt to write a readonly database');
     expect(await readers.column('select count(*) from pairs where n = 99', [])).toEqual([0]);
   });
 
   it('answer a failing statement with its error, and keep answering', async () => {
-    await expect(readers.rows('select * from no_such_table', [])).rejects.toThrow('SQLite reader: no such table: no_such_table');
-    expect(await readers.rows('select n, text from pairs', [])).toEqual([[1, 'one']]);
+    await expect(readers.column('select * from no_such_table', [])).rejects.toThrow('SQLite reader: no such table: no_such_table');
+    expect(await readers.column("select n || ':' || text from pairs", [])).toEqual(['1:one']);
   });
 
-  it('make a page JSON with the serializer named by module and export, cut in Buffers of ~64 KB, handing over the last row', async () => {
+  it('make a page JSON with the serializer named by module and export, cut in Buffers of ~64 KB', async () => {
     const rows = Array.from({ length: 3_000 }, (_, i) => ({ n: i + 10, text: `${'x'.repeat(40)} "${i}" é` }));
     for (let i = 0; i < rows.length; i += 500) await database.db.insertInto('pairs' as never).values(rows.slice(i, i + 500) as never).execute();
     const page = await readers.json('select n, text from pairs where n >= ? order by n', [10], { module: SERIALIZERS, name: 'pairJson' });
     expect(page.count).toBe(3_000);
-    expect(page.last).toEqual([3_009, rows[2_999].text]);
     expect(page.chunks.length).toBeGreaterThan(1);
     expect(page.chunks.every((c) => c.length <= 70 * 1024)).toBe(true);
     expect(Buffer.concat(page.chunks).toString()).toBe(rows.map((r) => JSON.stringify(r)).join(','));
