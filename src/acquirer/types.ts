@@ -106,7 +106,11 @@ export class AcquirerUnavailable extends Error {
  * nothing half done to recover. A remote acquirer can never be one.
  */
 export interface InDatabaseAcquirer {
-  /** `authorize`, with its record written through `executor` (the payment's transaction). */
+  /**
+   * `authorize`, with its record written through `executor` (the payment's transaction). Inside
+   * a transaction a key seen before fails it (the payment under that id exists too) instead of
+   * answering the first answer again: the record and the payment only commit together.
+   */
   authorizeIn(executor: Executor, request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult>;
 }
 

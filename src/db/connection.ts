@@ -2,8 +2,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
+import { statementName } from './named-statements.js';
+import { WriteBehindPostgresDialect } from './pg-write-behind.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
@@ -148,6 +150,14 @@ class FailFastClient extends pg.Client {
   }
 }
 
+/** DB_NAMED_STATEMENTS: the statements built once go out named, parsed and planned once per connection (src/db/named-statements.ts). */
+class NamingClient extends FailFastClient {
+  override query(...args: unknown[]): any {
+    const name = typeof args[0] === 'string' && Array.isArray(args[1]) ? statementName(args[0]) : undefined;
+    return name === undefined ? super.query(...args) : super.query({ name, text: args[0], values: args[1] }, ...args.slice(2));
+  }
+}
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
@@ -163,7 +173,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     query_timeout: settings.queryTimeoutMs,
     idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
     keepAlive: true,
-    Client: FailFastClient,
+    Client: settings.namedStatements ? NamingClient : FailFastClient,
   });
   // A terminated backend (pg_terminate_backend, a restart, a failover) makes its client emit
   // 'error'; unhandled, that event kills the process. The pool drops the client and opens a new
@@ -171,7 +181,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const report = options.onConnectionError ?? (() => {});
   pool.on('error', (error) => report(error));
   pool.on('connect', (client) => client.on('error', (error) => report(error)));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new WriteBehindPostgresDialect({ pool }) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', schema, poolStats, raw: { pool }, close: () => db.destroy() };

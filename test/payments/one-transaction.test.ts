@@ -170,6 +170,22 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     expect(await events(paymentId)).toHaveLength(1);
   });
 
+  it('an id the ledger already holds (a charge made outside this transaction) fails the payment: nothing written, the first answer kept', async () => {
+    const merchant = await t.merchant();
+    const vaultId = await vault(t, merchant, '4111111111111111');
+    const paymentId = '3c2b1a09-8f7e-4d6c-9b5a-493827160504';
+    const first = { idempotency_key: paymentId, merchant_id: merchant.merchantId, amount: 100, outcome: 'approved' as const, return_code: '00', return_message: 'first', authorization_code: 'FIRST1', nsu: '111111', acquirer_reference: `sandbox-${paymentId}`, canceled_at: null, created_at: '2026-01-01T00:00:00.000Z' };
+    await db().insertInto('sandbox_acquirer_ledger').values(first).execute();
+    const reports = countReports();
+    await expect(t.ctx.payments.create({ merchantId: merchant.merchantId, accountNumber: merchant.accountNumber }, paymentBody({ vaultId }) as never, { paymentId })).rejects.toThrow();
+    expect(await payments(merchant.merchantId)).toEqual([]);
+    expect(await events(paymentId)).toEqual([]);
+    expect(await receivables(paymentId)).toEqual([]);
+    expect(await outboxOf(merchant.merchantId)).toEqual([]);
+    expect(await ledger(paymentId)).toMatchObject([{ authorization_code: 'FIRST1', return_message: 'first' }]);
+    expect(reports.count).toBe(0);
+  });
+
   it('the database failing inside the transaction: 503 database_unavailable, neither payment nor ledger row', async () => {
     const merchant = await t.merchant();
     const vaultId = await vault(t, merchant, '4111111111111111');

@@ -67,6 +67,30 @@ const insertEntry = prepared<LedgerRow, { idempotency_key: string }>((db, v) =>
     .returning('idempotency_key'),
 );
 
+/**
+ * The same row inside a payment's own transaction (`authorizeWithin`): no ON CONFLICT, nothing
+ * read back, so on PostgreSQL it is held and sent with the payment's insert (src/db/pg-write-behind.ts).
+ * There a key seen before fails the transaction, as the payment's insert under that same id
+ * would: the ledger row and the payment row only ever commit together.
+ */
+const insertEntryInTransaction = prepared<LedgerRow, never>(
+  (db, v) =>
+    db.insertInto('sandbox_acquirer_ledger').values({
+      idempotency_key: v('idempotency_key'),
+      merchant_id: v('merchant_id'),
+      amount: v('amount'),
+      outcome: v('outcome'),
+      return_code: v('return_code'),
+      return_message: v('return_message'),
+      authorization_code: v('authorization_code'),
+      nsu: v('nsu'),
+      acquirer_reference: v('acquirer_reference'),
+      canceled_at: v('canceled_at'),
+      created_at: v('created_at'),
+    }),
+  { writeBehind: true },
+);
+
 export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   async settleWindowMs(): Promise<number> {
     return 0;
@@ -101,7 +125,7 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
     const result = resultFor(code, idempotencyKey);
     // Insert first, read only on a conflict: a key seen before (a retried call) keeps its first
     // answer, and a new one (every payment) costs one statement.
-    const inserted = await insertEntry.first(executor, {
+    const entry: LedgerRow = {
       idempotency_key: idempotencyKey,
       merchant_id: request.merchantId,
       amount: request.amount,
@@ -113,7 +137,13 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
       acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
       canceled_at: null,
       created_at: this.clock.wallNow().toISOString(),
-    });
+    };
+    if (executor.isTransaction) {
+      await insertEntryInTransaction.execute(executor, entry);
+      this.authorizeCalls += 1;
+      return result;
+    }
+    const inserted = await insertEntry.first(executor, entry);
     if (!inserted) return toResult((await findEntry.first(executor, { key: idempotencyKey }))!);
     this.authorizeCalls += 1;
     return result;
