@@ -5,7 +5,7 @@ import pg from 'pg';
 import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { statementName } from './named-statements.js';
-import { WriteBehindPostgresDialect } from './pg-write-behind.js';
+import { PipelinedPostgresDialect } from './pg-write-behind.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
@@ -181,7 +181,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const report = options.onConnectionError ?? (() => {});
   pool.on('error', (error) => report(error));
   pool.on('connect', (client) => client.on('error', (error) => report(error)));
-  const db = new Kysely<DB>({ dialect: new WriteBehindPostgresDialect({ pool }) });
+  const db = new Kysely<DB>({ dialect: new PipelinedPostgresDialect(pool) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return { db, dialect: 'postgres', schema, poolStats, raw: { pool }, close: () => db.destroy() };

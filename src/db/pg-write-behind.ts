@@ -1,23 +1,31 @@
-import { CompiledQuery, PostgresDialect, PostgresDriver, type DatabaseConnection, type Driver, type PostgresDialectConfig, type QueryResult, type TransactionSettings } from 'kysely';
+import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import type pg from 'pg';
 import { nameStatement, statementName } from './named-statements.js';
 
 /**
  * PostgreSQL: fewer round trips per transaction. Each statement sent is a round trip, and on
- * these machines a round trip costs the gateway ~70 us of CPU in `writev` alone (the loopback
- * send and the wake-up of the server's backend) plus the backend's own: in a profiled billing
- * run, `writev` was 38 % of the gateway's CPU (docs/performance.md, issue 15).
+ * these machines a round trip costs the gateway ~65 us of CPU in `writev` alone (the loopback
+ * send and the wake-up of the server's backend) and the backend as much again: in a profiled
+ * billing run `writev` was 38 % of the gateway's CPU (docs/performance.md, issue 15).
  *
- * Inside a transaction, a write whose caller reads nothing back (marked with `writeBehind`:
- * the inserts of `insertRows`) is held, not sent. The held writes go out with the next
- * statement of the transaction, in one round trip:
- * - as data-modifying WITH items of that statement, when it is a plain SELECT, INSERT, UPDATE
- *   or DELETE that names none of the held writes' tables (it cannot see their rows, since
- *   every part of one statement reads the same snapshot, so it may only be one that would not
- *   have seen them anyway);
- * - otherwise (and at COMMIT, and before a savepoint) as one statement of their own first.
- * Everything still runs in the transaction's order and commits or rolls back together; a held
- * write that fails (a constraint) fails the statement it went out with, so the transaction
- * fails exactly as it would have, one statement later. Nothing is held outside a transaction.
+ * 1. Held writes. Inside a transaction, a write whose caller reads nothing back (marked with
+ *    `writeBehind`: the inserts of `insertRows`, a job enqueued without its id) is held, not
+ *    sent. The held writes go out with the transaction's next statement, in one round trip:
+ *    writes into distinct tables as one statement of data-modifying WITH items (see `layers`),
+ *    and the last such statement folded into the next one when that is a plain SELECT, INSERT,
+ *    UPDATE or DELETE that names none of their tables (every part of one statement reads the
+ *    same snapshot, so it may only be one that would not have seen their rows anyway); the
+ *    others pipelined just before it (see 2), in order.
+ * 2. Pipelining (node-postgres's pipeline mode, switched on for the pair only): BEGIN goes out
+ *    with the transaction's first statement, and the writes still held at the end go out with
+ *    COMMIT, each pair in one write and one round trip. A transaction that sent nothing sends
+ *    no BEGIN and no COMMIT at all.
+ *
+ * Everything still runs in the transaction's order and commits or rolls back together. A held
+ * write that fails (a constraint) fails the statement it went out with, so the transaction fails
+ * as it would have, one statement later; pipelined after a failed statement, a COMMIT only ends
+ * the failed transaction (PostgreSQL answers it ROLLBACK), and the failure is what is thrown.
+ * Nothing is held outside a transaction.
  */
 const held = new WeakSet<CompiledQuery>();
 
@@ -31,6 +39,8 @@ const INSERT_TARGET = /^insert into "([a-z_][a-z0-9_]*)"/i;
 /** What may carry held writes in front of it: a plain statement, not a WITH of its own nor a locking read. */
 const CARRIER = /^\s*(select|insert|update|delete)\s/i;
 const NOT_CARRIER = /\bfor\s+(update|share|no key update|key share)\b/i;
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
 
 function shifted(query: CompiledQuery, offset: number): string {
   // Only the held writes are renumbered: they are insertRows' own SQL, with no literal that could hold a "$".
@@ -39,6 +49,7 @@ function shifted(query: CompiledQuery, offset: number): string {
 
 /** `with w0 as (...), w1 as (...) <carrier>`: the held writes, then the carrier, as one statement. */
 function combine(writes: CompiledQuery[], carrier: CompiledQuery | undefined): CompiledQuery {
+  if (carrier === undefined && writes.length === 1) return writes[0];
   const parameters: unknown[] = carrier ? [...carrier.parameters] : [];
   const items = writes.map((write, i) => {
     const text = `w${i} as (${shifted(write, parameters.length)})`;
@@ -51,123 +62,226 @@ function combine(writes: CompiledQuery[], carrier: CompiledQuery | undefined): C
   return CompiledQuery.raw(sql, parameters);
 }
 
+/**
+ * The held writes as statements to send in order: consecutive writes into distinct tables share
+ * one statement (WITH items); a write into a table already in it starts the next. PostgreSQL runs
+ * the WITH items of one statement in no promised order, and writes into distinct tables cannot
+ * tell (foreign keys are checked at the statement's end, the schema has no triggers); two into
+ * one table could (which of two rows under one dedupe key wins, the order of identity ids).
+ */
+function layers(writes: CompiledQuery[]): CompiledQuery[][] {
+  const out: CompiledQuery[][] = [];
+  let tables = new Set<string>();
+  for (const write of writes) {
+    const table = INSERT_TARGET.exec(write.sql)?.[1] ?? '';
+    if (out.length === 0 || table === '' || tables.has(table)) {
+      out.push([write]);
+      tables = new Set([table]);
+    } else {
+      out.at(-1)!.push(write);
+      tables.add(table);
+    }
+  }
+  return out;
+}
+
 function mayCarry(writes: CompiledQuery[], query: CompiledQuery): boolean {
   if (!CARRIER.test(query.sql) || NOT_CARRIER.test(query.sql)) return false;
   return writes.every((write) => {
     const table = INSERT_TARGET.exec(write.sql)?.[1];
-    // The name as a word, quoted or not (hand-written SQL): a false match only costs a round trip.
+    // The name as a word, quoted or not (hand-written SQL): a false match only costs a statement.
     return table !== undefined && !new RegExp(`\\b${table}\\b`, 'i').test(query.sql);
   });
 }
 
-class WriteBehindConnection implements DatabaseConnection {
-  inTransaction = false;
-  pending: CompiledQuery[] = [];
+const quoted = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
-  constructor(readonly inner: DatabaseConnection) {}
+type PgResult = { command: string; rowCount: number | null; rows: unknown[] };
+
+function toQueryResult<R>(result: PgResult): QueryResult<R> {
+  const { command, rowCount, rows } = result;
+  const counted = command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE';
+  return { numAffectedRows: counted ? BigInt(rowCount ?? 0) : undefined, rows: (rows ?? []) as R[] };
+}
+
+class PipelinedConnection implements DatabaseConnection {
+  /** BEGIN was asked for and not sent yet: it goes out with the first statement. */
+  private beginPending = false;
+  private beginStatement = BEGIN;
+  /** BEGIN went out: COMMIT and ROLLBACK have a transaction to end. */
+  private begun = false;
+  private pending: CompiledQuery[] = [];
+
+  constructor(readonly client: pg.PoolClient) {}
+
+  get inTransaction(): boolean {
+    return this.beginPending || this.begun;
+  }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     if (this.inTransaction && held.has(query)) {
       this.pending.push(query);
       return { rows: [] };
     }
-    if (this.pending.length === 0) return this.inner.executeQuery<R>(query);
+    const batch: CompiledQuery[] = [];
+    if (this.beginPending) batch.push(this.beginStatement);
+    if (this.pending.length > 0) {
+      const groups = layers(this.pending);
+      this.pending = [];
+      const last = groups.pop()!;
+      for (const group of groups) batch.push(combine(group, undefined));
+      if (mayCarry(last, query)) query = combine(last, query);
+      else batch.push(combine(last, undefined));
+    }
+    batch.push(query);
+    if (this.beginPending) {
+      this.beginPending = false;
+      this.begun = true;
+    }
+    return toQueryResult<R>(await this.send(batch));
+  }
+
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('streamed queries are not configured for PostgreSQL (range reads use COPY, src/db/pg-copy.ts)');
+  }
+
+  /** BEGIN (or START TRANSACTION with its settings), sent with the first statement. */
+  begin(statement: CompiledQuery = BEGIN): void {
+    this.beginPending = true;
+    this.beginStatement = statement;
+  }
+
+  async commit(): Promise<void> {
     const writes = this.pending;
     this.pending = [];
-    if (mayCarry(writes, query)) return this.inner.executeQuery<R>(combine(writes, query));
-    await this.inner.executeQuery(writes.length === 1 ? writes[0] : combine(writes, undefined));
-    return this.inner.executeQuery<R>(query);
+    // Nothing was sent: there is no transaction to end.
+    if (!this.begun && writes.length === 0) return void (this.beginPending = false);
+    const batch = this.beginPending ? [this.beginStatement] : [];
+    for (const group of layers(writes)) batch.push(combine(group, undefined));
+    batch.push(COMMIT);
+    this.beginPending = false;
+    this.begun = false;
+    await this.send(batch);
   }
 
-  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
-    if (this.pending.length > 0) throw new Error('write-behind: a streamed read inside a transaction with held writes');
-    return this.inner.streamQuery<R>(query, chunkSize);
+  async rollback(): Promise<void> {
+    this.pending = [];
+    this.beginPending = false;
+    if (!this.begun) return;
+    this.begun = false;
+    await this.send([CompiledQuery.raw('rollback')]);
   }
 
-  /** Sends what is held, alone (before COMMIT, a savepoint, or a query that cannot carry it). */
+  /** Sends what is held alone first (a savepoint command must come after it). */
   async flush(): Promise<void> {
-    if (this.pending.length === 0) return;
-    const writes = this.pending;
+    if (this.pending.length === 0 && !this.beginPending) return;
+    const batch: CompiledQuery[] = this.beginPending ? [this.beginStatement] : [];
+    for (const group of layers(this.pending)) batch.push(combine(group, undefined));
     this.pending = [];
-    await this.inner.executeQuery(writes.length === 1 ? writes[0] : combine(writes, undefined));
+    if (this.beginPending) {
+      this.beginPending = false;
+      this.begun = true;
+    }
+    await this.send(batch);
+  }
+
+  /** Drops what was held since a savepoint (rolled back to it: never sent). */
+  dropHeld(): void {
+    this.pending = [];
+  }
+
+  /**
+   * The statements in order, in one write: node-postgres's pipeline mode for the batch only (a
+   * COPY, which pipeline mode refuses, always runs alone). Answers the last one's result; the
+   * first failure is thrown once every answer is in, so the connection is left in step.
+   */
+  private async send(batch: CompiledQuery[]): Promise<PgResult> {
+    const client = this.client as pg.PoolClient & { pipeline: boolean; connection: { stream: { cork?(): void; uncork?(): void } } };
+    try {
+      if (batch.length === 1) return (await client.query(batch[0].sql, [...batch[0].parameters])) as PgResult;
+      client.pipeline = true;
+      const stream = client.connection.stream;
+      stream.cork?.();
+      let answers: Promise<PgResult>[];
+      try {
+        answers = batch.map((q) => client.query(q.sql, [...q.parameters]) as unknown as Promise<PgResult>);
+      } finally {
+        stream.uncork?.();
+      }
+      const settled = await Promise.allSettled(answers);
+      const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      if (failed) throw failed.reason;
+      return (settled.at(-1) as PromiseFulfilledResult<PgResult>).value;
+    } finally {
+      client.pipeline = false;
+    }
   }
 }
 
-/** Kysely's PostgreSQL driver, with held writes (above). */
-export class WriteBehindDriver implements Driver {
-  private readonly inner: PostgresDriver;
+/** Kysely's driver for PostgreSQL over a pg.Pool, with held writes and pipelined BEGIN/COMMIT (above). */
+export class PipelinedPostgresDriver implements Driver {
+  constructor(private readonly pool: pg.Pool) {}
 
-  constructor(config: PostgresDialectConfig) {
-    this.inner = new PostgresDriver(config);
-  }
-
-  init(): Promise<void> {
-    return this.inner.init();
-  }
+  async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    return new WriteBehindConnection(await this.inner.acquireConnection());
+    return new PipelinedConnection(await this.pool.connect());
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const c = connection as WriteBehindConnection;
-    await this.inner.beginTransaction(c.inner, settings);
-    c.inTransaction = true;
+    let text = 'begin';
+    if (settings.isolationLevel || settings.accessMode) {
+      text = 'start transaction';
+      if (settings.isolationLevel) text += ` isolation level ${settings.isolationLevel}`;
+      if (settings.accessMode) text += ` ${settings.accessMode}`;
+    }
+    (connection as PipelinedConnection).begin(text === 'begin' ? BEGIN : CompiledQuery.raw(text));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as WriteBehindConnection;
     // A held write that fails here fails the commit: Kysely then rolls the transaction back.
-    await c.flush();
-    c.inTransaction = false;
-    await this.inner.commitTransaction(c.inner);
+    await (connection as PipelinedConnection).commit();
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    const c = connection as WriteBehindConnection;
-    c.pending = [];
-    c.inTransaction = false;
-    await this.inner.rollbackTransaction(c.inner);
+    await (connection as PipelinedConnection).rollback();
   }
 
-  async savepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['savepoint']>>[2]): Promise<void> {
-    const c = connection as WriteBehindConnection;
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    const c = connection as PipelinedConnection;
+    // What was held before the savepoint belongs before it.
     await c.flush();
-    await this.inner.savepoint(c.inner, name, compile);
+    await c.executeQuery(CompiledQuery.raw(`savepoint ${quoted(name)}`));
   }
 
-  async rollbackToSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['rollbackToSavepoint']>>[2]): Promise<void> {
-    const c = connection as WriteBehindConnection;
-    // Held writes made after the savepoint are undone with it: never sent.
-    c.pending = [];
-    await this.inner.rollbackToSavepoint(c.inner, name, compile);
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    const c = connection as PipelinedConnection;
+    c.dropHeld();
+    await c.executeQuery(CompiledQuery.raw(`rollback to savepoint ${quoted(name)}`));
   }
 
-  async releaseSavepoint(connection: DatabaseConnection, name: string, compile: Parameters<NonNullable<Driver['releaseSavepoint']>>[2]): Promise<void> {
-    const c = connection as WriteBehindConnection;
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    const c = connection as PipelinedConnection;
     await c.flush();
-    await this.inner.releaseSavepoint(c.inner, name, compile);
+    await c.executeQuery(CompiledQuery.raw(`release savepoint ${quoted(name)}`));
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    const c = connection as WriteBehindConnection;
-    c.pending = [];
-    c.inTransaction = false;
-    await this.inner.releaseConnection(c.inner as Parameters<PostgresDriver['releaseConnection']>[0]);
+    (connection as PipelinedConnection).client.release();
   }
 
-  destroy(): Promise<void> {
-    return this.inner.destroy();
+  async destroy(): Promise<void> {
+    await this.pool.end();
   }
 }
 
-/** PostgresDialect with the write-behind driver. */
-export class WriteBehindPostgresDialect extends PostgresDialect {
-  constructor(private readonly config: PostgresDialectConfig) {
-    super(config);
+/** PostgresDialect (its compiler, adapter and introspector) with the driver above. */
+export class PipelinedPostgresDialect extends PostgresDialect {
+  constructor(private readonly pgPool: pg.Pool) {
+    super({ pool: pgPool });
   }
 
   override createDriver(): Driver {
-    return new WriteBehindDriver(this.config);
+    return new PipelinedPostgresDriver(this.pgPool);
   }
 }

@@ -105,6 +105,16 @@ export class JobQueue {
   }
 
   /**
+   * `enqueue` for a caller that needs no id back (a settlement sweep's schedule, a billing's
+   * charge): on PostgreSQL the insert goes out with the transaction's next statement or its
+   * COMMIT (src/db/pg-write-behind.ts) instead of a round trip of its own.
+   */
+  async enqueueWithoutId(executor: Executor, job: NewJob): Promise<void> {
+    const maxAttempts = job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS;
+    await insertOneHeld.execute(executor, jobRow({ ...job, maxAttempts }, this.clock.now()));
+  }
+
+  /**
    * Several jobs in one statement, through the caller's executor like `enqueue` (the webhook
    * outbox: a delivery job per notification of one change). Jobs whose dedupe key already
    * exists are skipped; answers the ids of the rows inserted, in order.
@@ -441,10 +451,9 @@ export class JobQueue {
  * dedupe key already exists are skipped; answers the ids of the rows inserted. Private: every
  * writer enqueues through a JobQueue, in its own transaction.
  */
-async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
-  if (jobs.length === 0) return [];
+function jobRow(job: NewJob & { maxAttempts: number }, now: Date) {
   const stamp = now.toISOString();
-  const rows = jobs.map((job) => ({
+  return {
     kind: job.kind,
     payload: JSON.stringify(job.payload ?? null),
     run_at: (job.runAt ?? now).toISOString(),
@@ -454,7 +463,12 @@ async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: num
     dedupe_key: job.dedupeKey ?? null,
     created_at: stamp,
     updated_at: stamp,
-  }));
+  };
+}
+
+async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
+  if (jobs.length === 0) return [];
+  const rows = jobs.map((job) => jobRow(job, now));
   // One job (a payment's, a billing's) is the common case: a statement compiled once.
   if (rows.length === 1) {
     const inserted = await insertOne.first(executor, rows[0]);
@@ -471,7 +485,8 @@ async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: num
 }
 
 type NewJobRow = Omit<Insertable<JobsTable>, 'id' | 'locked_by' | 'locked_until' | 'last_error'>;
-const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) =>
+/** A new job row, its values named for a statement compiled once. */
+const insertJob = (db: Executor, v: (name: keyof NewJobRow) => unknown) =>
   db
     .insertInto('jobs')
     .values({
@@ -485,9 +500,10 @@ const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigi
       created_at: v('created_at') as string,
       updated_at: v('updated_at') as string,
     })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id'),
-);
+    .onConflict((oc) => oc.column('dedupe_key').doNothing());
+const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) => insertJob(db, v).returning('id'));
+/** The same insert with no id read back: held on PostgreSQL until the transaction's next statement (enqueueWithoutId). */
+const insertOneHeld = prepared<Record<keyof NewJobRow, unknown>, never>((db, v) => insertJob(db, v), { writeBehind: true });
 const cancelPending = prepared<{ dedupeKey: string }, never>((db, v) => db.deleteFrom('jobs').where('dedupe_key', '=', v('dedupeKey')).where('status', '=', 'pending'));
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {

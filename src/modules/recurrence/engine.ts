@@ -71,7 +71,7 @@ export class BillingEngine {
     });
     if (!inserted) return null;
     await this.emit(trx, [billingEvent('billing.opened', { billing_id: billingId, installment, amount, expire_at: due, subscription_id: sub.subscription_id, merchant_id: sub.merchant_id, account_number: sub.account_number }, this.ctx.clock.now().toISOString())]);
-    await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
+    await this.ctx.queue.enqueueWithoutId(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
     return billingId;
   }
 

@@ -16,6 +16,12 @@ const subscriptionOf = prepared<{ account: number }, SubscriptionChoice>((db, v)
   db.selectFrom('webhook_subscriptions').select(['account_number', 'merchant_id', 'event_types']).where('account_number', '=', v('account')),
 );
 type SubscriptionChoice = { account_number: number; merchant_id: string; event_types: string | null };
+/**
+ * An account's subscriptions as first read in a transaction: its later changes are notified to
+ * the same set, as if the transaction read them from one snapshot (a subscription made while it
+ * runs hears from the next transaction on).
+ */
+const readInTransaction = new WeakMap<Executor, Map<number, SubscriptionChoice[]>>();
 
 export const DELIVER_JOB = 'webhook.deliver';
 /** Retries of one notification stop this long after it was made (or redelivered). */
@@ -96,8 +102,16 @@ async function subscriptionsFor(db: Executor, events: AccountEvent[], business: 
   const accounts = [...new Set([...events.map((e) => e.accountNumber), ...business.flatMap((e) => (e.accountNumber === null ? [] : [e.accountNumber]))])];
   const merchants = [...new Set(business.flatMap((e) => (e.accountNumber === null ? [e.merchantId] : [])))];
   if (accounts.length === 0 && merchants.length === 0) return [];
-  // One account is the common case (a payment's change): a statement compiled once.
-  if (merchants.length === 0 && accounts.length === 1) return (await subscriptionOf.execute(db, { account: accounts[0] })).rows;
+  // One account is the common case (a payment's change): a statement compiled once, and read
+  // once per transaction (a billing's end and its next billing's opening both notify).
+  if (merchants.length === 0 && accounts.length === 1) {
+    const memo = db.isTransaction ? (readInTransaction.get(db) ?? readInTransaction.set(db, new Map()).get(db)!) : undefined;
+    const known = memo?.get(accounts[0]);
+    if (known) return known;
+    const rows = (await subscriptionOf.execute(db, { account: accounts[0] })).rows;
+    memo?.set(accounts[0], rows);
+    return rows;
+  }
   return db
     .selectFrom('webhook_subscriptions')
     .select(['account_number', 'merchant_id', 'event_types'])
