@@ -5,7 +5,7 @@ import pg from 'pg';
 import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { statementName } from './named-statements.js';
-import { PipelinedPostgresDialect } from './pg-write-behind.js';
+import { PipelinedPostgresDialect } from './pg-driver.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';

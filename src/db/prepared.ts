@@ -1,7 +1,7 @@
 import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type QueryResult } from 'kysely';
 import type { Executor } from './connection.js';
 import { nameStatement } from './named-statements.js';
-import { writeBehind } from './pg-write-behind.js';
+import { writeBehind } from './pg-driver.js';
 import type { DB } from './schema.js';
 
 /**
@@ -41,7 +41,7 @@ export interface PreparedOptions {
   planEachCall?: boolean;
   /**
    * The caller reads nothing back (an insert of `insertRows`): inside a PostgreSQL transaction
-   * the write may be held and sent with the transaction's next statement (src/db/pg-write-behind.ts).
+   * the write may be held and sent with the transaction's next statement (src/db/pg-driver.ts).
    */
   writeBehind?: boolean;
 }

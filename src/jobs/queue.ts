@@ -107,7 +107,7 @@ export class JobQueue {
   /**
    * `enqueue` for a caller that needs no id back (a settlement sweep's schedule, a billing's
    * charge): on PostgreSQL the insert goes out with the transaction's next statement or its
-   * COMMIT (src/db/pg-write-behind.ts) instead of a round trip of its own.
+   * COMMIT (src/db/pg-driver.ts) instead of a round trip of its own.
    */
   async enqueueWithoutId(executor: Executor, job: NewJob): Promise<void> {
     const maxAttempts = job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS;

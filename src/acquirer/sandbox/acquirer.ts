@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import { prepared } from '../../db/prepared.js';
+import { insertRows, prepared } from '../../db/prepared.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, InDatabaseAcquirer, LookupRequest, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
@@ -67,30 +67,6 @@ const insertEntry = prepared<LedgerRow, { idempotency_key: string }>((db, v) =>
     .returning('idempotency_key'),
 );
 
-/**
- * The same row inside a payment's own transaction (`authorizeWithin`): no ON CONFLICT, nothing
- * read back, so on PostgreSQL it is held and sent with the payment's insert (src/db/pg-write-behind.ts).
- * There a key seen before fails the transaction, as the payment's insert under that same id
- * would: the ledger row and the payment row only ever commit together.
- */
-const insertEntryInTransaction = prepared<LedgerRow, never>(
-  (db, v) =>
-    db.insertInto('sandbox_acquirer_ledger').values({
-      idempotency_key: v('idempotency_key'),
-      merchant_id: v('merchant_id'),
-      amount: v('amount'),
-      outcome: v('outcome'),
-      return_code: v('return_code'),
-      return_message: v('return_message'),
-      authorization_code: v('authorization_code'),
-      nsu: v('nsu'),
-      acquirer_reference: v('acquirer_reference'),
-      canceled_at: v('canceled_at'),
-      created_at: v('created_at'),
-    }),
-  { writeBehind: true },
-);
-
 export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   async settleWindowMs(): Promise<number> {
     return 0;
@@ -138,8 +114,12 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
       canceled_at: null,
       created_at: this.clock.wallNow().toISOString(),
     };
+    // Inside a payment's own transaction (`authorizeWithin`): no ON CONFLICT and nothing read
+    // back, so on PostgreSQL the row is held and sent with the payment's (src/db/pg-driver.ts).
+    // A key seen before then fails the transaction, as the payment's insert under that same id
+    // would: the ledger row and the payment row only ever commit together.
     if (executor.isTransaction) {
-      await insertEntryInTransaction.execute(executor, entry);
+      await insertRows(executor, 'sandbox_acquirer_ledger', [entry]);
       this.authorizeCalls += 1;
       return result;
     }

@@ -6,7 +6,7 @@ import { insertRows, prepared } from '../../src/db/prepared.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
 /**
- * Held writes (src/db/pg-write-behind.ts): on PostgreSQL an insert of `insertRows` inside a
+ * Held writes (src/db/pg-driver.ts): on PostgreSQL an insert of `insertRows` inside a
  * transaction goes out with the transaction's next statement. What a caller sees must not
  * change: the same rows, the same failures, the same rollbacks, on both engines; only the
  * number of round trips does (counted on PostgreSQL).
