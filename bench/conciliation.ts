@@ -9,7 +9,7 @@
  * and a same-run ceiling (a bare node:http server answering 40 MB to the same client).
  *
  *   npx tsx bench/conciliation.ts [sqlite|postgres]
- *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped)
+ *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped; BENCH_KEEP_DB=1 keeps it)
  *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server; CONCIL_PAGE_ROWS and
  *   DB_READER_THREADS (SQLite: 2 unless set; 0 reads on the event loop) are passed on.
  */

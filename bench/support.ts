@@ -157,7 +157,9 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', prefix = 'ben
       cleanup: async () => {
         // After the server's pool has let go of its connections (a forced drop would kill idle ones).
         await new Promise((r) => setTimeout(r, 500));
-        await admin.query(`drop database ${name} with (force)`);
+        // BENCH_KEEP_DB=1 leaves the loaded database for a look with psql afterwards.
+        if (process.env.BENCH_KEEP_DB) console.log(`kept database ${name}`);
+        else await admin.query(`drop database ${name} with (force)`);
         await admin.end();
       },
     };
