@@ -10,18 +10,19 @@
  *    server process, as with ROLE=all; the time until every slip is registered is reported too.
  * 2. The account is topped up to 100,000 slips by inserting rows in batches (the listings read
  *    rows, however they were made), due dates spread evenly over the chosen days, the first
- *    half paid. Then 50 sequential GETs of each listing over a 31-day window: p50, p95, max.
+ *    half paid. Then 50 sequential GETs of each listing over a 31-day window, timed to the last byte: p50,
+ *    p95, max; beside a same-run ceiling (a bare node:http server answering 40 MB to the same client).
  * autocannon and the bench client share the 2-core machine with the server.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
-import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../src/db/connection.js';
 import { addDays, businessDayAfter, toIsoDate } from '../src/domain/calendar.js';
 import { registrationOf } from '../src/modules/bankslips/registration.js';
-import { benchDatabase, cpf, json, line, startServer } from './support.js';
+import { bareCeiling, benchDatabase, closeReadAll, cpf, cpuMs, json, line, readAll, rssMb, startServer } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const ISSUE = Number(process.argv[3] ?? 20_000);
@@ -90,38 +91,27 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-/** CPU time (user + system) the server process has used, in ms: a figure the other load on the machine does not inflate. */
-function serverCpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
-
-/** Resident MB: all of it, and the anonymous part (heap, buffers; not SQLite's mmap of the database file). */
-function serverRssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
-}
-
+/**
+ * One listing, 50 times after 3 warm-ups on one kept-alive connection, timed to its last byte
+ * (the client only counts bytes, as bench/conciliation.ts does: parsing 70 MB of JSON on the
+ * same 2 cores would be the client's time, not the server's); the rows are counted once.
+ */
 async function timeListing(url: string, headers: Record<string, string>, pid: number) {
+  const first = await readAll('GET', url, headers, true);
+  if (first.status !== 200) throw new Error(`${first.status} ${first.body!.toString().slice(0, 300)}`);
+  const rows = (JSON.parse(first.body!.toString()) as unknown[]).length;
+  for (let i = 0; i < 2; i++) await readAll('GET', url, headers, false);
+  const cpuStart = cpuMs(pid);
   const times: number[] = [];
-  let rows = 0;
-  let bytes = 0;
-  let cpuStart = 0;
-  for (let i = 0; i < LISTING_RUNS + 3; i++) {
-    if (i === 3) cpuStart = serverCpuMs(pid);
+  for (let i = 0; i < LISTING_RUNS; i++) {
     const t0 = performance.now();
-    const res = await fetch(url, { headers });
-    const text = await res.text();
-    const ms = performance.now() - t0;
-    if (!res.ok) throw new Error(`${res.status} ${text.slice(0, 300)}`);
-    if (i < 3) continue; // warm-up
-    times.push(ms);
-    rows = (JSON.parse(text) as unknown[]).length;
-    bytes = text.length;
+    const res = await readAll('GET', url, headers, false);
+    times.push(performance.now() - t0);
+    if (res.bytes !== first.bytes) throw new Error(`${url}: ${res.bytes} bytes, first run ${first.bytes}`);
   }
-  const cpuPerRequest = (serverCpuMs(pid) - cpuStart) / LISTING_RUNS;
+  const cpuPerRequest = (cpuMs(pid) - cpuStart) / LISTING_RUNS;
   times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), max: times[times.length - 1], rows, bytes, cpuPerRequest };
+  return { p50: percentile(times, 50), p95: percentile(times, 95), max: times[times.length - 1], rows, bytes: first.bytes, cpuPerRequest };
 }
 
 async function main() {
@@ -170,14 +160,15 @@ async function main() {
     const base = `${server.url}/integration/api/billissuer/list/by`;
     const qs = `accountNumber=${merchant.accountNumber}&startDate=${start}&endDate=${end}`;
     // The server's resident memory while it answers the listings (they stream: it should stay flat).
-    const rssBefore = serverRssMb(server.pid);
-    const anonBefore = serverRssMb(server.pid, 'RssAnon');
+    const rssBefore = rssMb(server.pid);
+    const anonBefore = rssMb(server.pid, 'RssAnon');
     let rssPeak = rssBefore;
     let anonPeak = anonBefore;
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, serverRssMb(server.pid));
-      anonPeak = Math.max(anonPeak, serverRssMb(server.pid, 'RssAnon'));
+      rssPeak = Math.max(rssPeak, rssMb(server.pid));
+      anonPeak = Math.max(anonPeak, rssMb(server.pid, 'RssAnon'));
     }, 20);
+    const ceiling = await bareCeiling();
     const listings = {
       'due-date': await timeListing(`${base}/due-date?${qs}`, headers, server.pid),
       'payment-date': await timeListing(`${base}/payment-date?${qs}`, headers, server.pid),
@@ -190,11 +181,13 @@ async function main() {
     console.log(line(`POST /api/billissuer/issue x${ISSUE}`, figures));
     console.log(`  ${(ISSUE / issuedIn).toFixed(0)} slips/s wall clock (${issuedIn.toFixed(1)} s); all ${registered} registered (statusBill 2) ${registeredIn.toFixed(1)} s after the first request`);
     console.log(`  top-up by batch insert: ${IN_ACCOUNT - already} rows in ${topUpSeconds.toFixed(1)} s; slips in the account: ${total}`);
+    console.log(`ceiling: bare node:http, 40 MB in 64 KB writes, read to the last byte: ${ceiling.toFixed(0)} MB/s; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
     for (const [name, f] of Object.entries(listings)) {
       console.log(`GET list/by/${name.padEnd(12)} ${WINDOW_DAYS}-day window: ${String(f.rows).padStart(5)} rows, ${(f.bytes / 1e6).toFixed(2)} MB  p50 ${f.p50.toFixed(1)} ms  p95 ${f.p95.toFixed(1)} ms  max ${f.max.toFixed(1)} ms  server CPU ${f.cpuPerRequest.toFixed(1)} ms/request  ${((f.rows / f.p50) * 1000).toFixed(0)} rows/s at p50`);
     }
     console.log(`  server RSS during the listings: ${rssBefore.toFixed(0)} MB before, ${rssPeak.toFixed(0)} MB peak; anonymous (not the database file's mmap) ${anonBefore.toFixed(0)} MB before, ${anonPeak.toFixed(0)} MB peak`);
   } finally {
+    closeReadAll();
     await db.close();
     await server.stop();
     await cleanup();

@@ -14,8 +14,6 @@
  *   DB_READER_THREADS (SQLite: 2 unless set; 0 reads on the event loop) are passed on.
  */
 import { randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { Agent, createServer, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { sql, type Insertable } from 'kysely';
@@ -23,7 +21,7 @@ import { openDatabase } from '../src/db/connection.js';
 import type { ReceivablesTable } from '../src/db/schema.js';
 import { DEFAULT_PRICING } from '../src/domain/fees.js';
 import { buildReceivables, type Sale } from '../src/modules/settlement/receivables.js';
-import { benchDatabase, json, startServer } from './support.js';
+import { bareCeiling, benchDatabase, closeReadAll, cpuMs, json, readAll, rssMb, startServer } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const MAIN_ROWS = 1_000_000;
@@ -50,36 +48,6 @@ function* sales(account: number, merchantId: string, rows: number): Generator<In
   }
 }
 
-/** Resident MB of a process: all of it, or the anonymous part (heap, buffers; not SQLite's mmap of the database file). */
-function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return match ? Number(match[1]) / 1024 : 0;
-}
-
-/** CPU time (user + system) of a process in ms, from /proc (USER_HZ 100). */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
-
-/** One POST read to its last byte, the body kept as Buffers only when asked (the timed runs just count bytes). */
-function post(url: string, headers: Record<string, string>, keep: boolean): Promise<{ status: number; bytes: number; body?: Buffer }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: 'POST', headers, agent }, (res) => {
-      let bytes = 0;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => {
-        bytes += c.length;
-        if (keep) chunks.push(c);
-      });
-      res.on('end', () => resolve({ status: res.statusCode!, bytes, body: keep ? Buffer.concat(chunks) : undefined }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-const agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
 async function main() {
   const { url, cleanup } = await benchDatabase(engine, 'concil');
@@ -133,10 +101,10 @@ async function main() {
     console.log(`| search (HTTP, time to last byte) | records | MB | p50 | p95 | records/s (p50) | server CPU / request | server RSS peak - idle (anon) |`);
     console.log('|---|---|---|---|---|---|---|---|');
     for (const [name, path] of cases) {
-      const first = await post(`${base}/${path}`, headers, true);
+      const first = await readAll('POST', `${base}/${path}`, headers, true);
       if (first.status !== 200) throw new Error(`${name}: ${first.status} ${first.body!.toString().slice(0, 300)}`);
       const count = (JSON.parse(first.body!.toString()) as unknown[]).length;
-      for (let i = 0; i < 2; i++) await post(`${base}/${path}`, headers, false);
+      for (let i = 0; i < 2; i++) await readAll('POST', `${base}/${path}`, headers, false);
       const idle = rssMb(server.pid);
       const idleAnon = rssMb(server.pid, 'RssAnon');
       let peak = idle;
@@ -149,7 +117,7 @@ async function main() {
       const times: number[] = [];
       for (let i = 0; i < RUNS; i++) {
         const s = performance.now();
-        const r = await post(`${base}/${path}`, headers, false);
+        const r = await readAll('POST', `${base}/${path}`, headers, false);
         times.push(performance.now() - s);
         if (r.bytes !== first.bytes) throw new Error(`${name}: ${r.bytes} bytes, first run ${first.bytes}`);
       }
@@ -164,7 +132,7 @@ async function main() {
     }
     console.log(`load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   } finally {
-    agent.destroy();
+    closeReadAll();
     await database.close();
     await server.stop();
     await cleanup();
@@ -172,33 +140,6 @@ async function main() {
 }
 
 /** MB/s of a bare node:http answer of 40 MB, read by this client: what this machine's loopback and client allow now. */
-async function bareCeiling(): Promise<number> {
-  const chunk = Buffer.alloc(65_536, 'x');
-  const s = createServer((_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/json' });
-    let left = 640;
-    const write = () => {
-      while (left > 0) {
-        left--;
-        if (!res.write(chunk)) return void res.once('drain', write);
-      }
-      res.end();
-    };
-    write();
-  });
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as { port: number };
-  const times: number[] = [];
-  for (let i = 0; i < 7; i++) {
-    const t = performance.now();
-    await post(`http://127.0.0.1:${port}/`, {}, false);
-    times.push(performance.now() - t);
-  }
-  await new Promise((r) => s.close(r));
-  times.sort((a, b) => a - b);
-  return (640 * 65_536) / 1e6 / (times[3] / 1000);
-}
-
 main().catch((error) => {
   console.error(error);
   process.exit(1);

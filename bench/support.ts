@@ -6,7 +6,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import pg from 'pg';
-import { createServer } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -217,3 +219,65 @@ export async function databaseCeiling(engine: 'sqlite' | 'postgres', seconds = 3
     await cleanup();
   }
 }
+
+/** Resident MB of a process: all of it, or the anonymous part (heap, buffers; not SQLite's mmap of the database file). */
+export function rssMb(pid: number, field: 'VmRSS' | 'RssAnon' = 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : 0;
+}
+
+/** CPU time (user + system) of a process in ms, from /proc (USER_HZ 100). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+}
+
+/** One request read to its last byte (one kept-alive connection), the body kept only when asked: the timed runs just count bytes. */
+export function readAll(method: 'GET' | 'POST', url: string, headers: Record<string, string>, keep: boolean): Promise<{ status: number; bytes: number; body?: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers, agent }, (res) => {
+      let bytes = 0;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => {
+        bytes += c.length;
+        if (keep) chunks.push(c);
+      });
+      res.on('end', () => resolve({ status: res.statusCode!, bytes, body: keep ? Buffer.concat(chunks) : undefined }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+/** Closes readAll's kept-alive connection (else it holds the bench process open). */
+export const closeReadAll = () => agent.destroy();
+
+/** The same-run ceiling of the streamed answers: a bare node:http server answering 40 MB in 64 KB writes, read to the last byte by readAll; MB/s. */
+export async function bareCeiling(): Promise<number> {
+  const chunk = Buffer.alloc(65_536, 'x');
+  const s = createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    let left = 640;
+    const write = () => {
+      while (left > 0) {
+        left--;
+        if (!res.write(chunk)) return void res.once('drain', write);
+      }
+      res.end();
+    };
+    write();
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as { port: number };
+  const times: number[] = [];
+  for (let i = 0; i < 7; i++) {
+    const t = performance.now();
+    await readAll('GET', `http://127.0.0.1:${port}/`, {}, false);
+    times.push(performance.now() - t);
+  }
+  await new Promise((r) => s.close(r));
+  times.sort((a, b) => a - b);
+  return (640 * 65_536) / 1e6 / (times[3] / 1000);
+}
+

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
-import { d4Text, installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
+import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
 import { InstallmentRecord, SummaryRecord } from '../../src/modules/settlement/schemas.js';
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
@@ -42,17 +42,6 @@ async function oldAnswer(t: TestApp, name: string, account: number, start: strin
   }
   return name === 'search-by-operation-date' ? oldSerializers.summary(rows.map(summaryRecord)) : oldSerializers.installments(rows.map(installmentRecord));
 }
-
-describe('d4Text: a 10,4 value as JSON text without a float conversion', () => {
-  it('writes exactly what String(v / 10_000) writes, over every fraction and the 10,4 range', () => {
-    const values = [0, 1, 9, 10, 99, 100, 9_999, 10_000, 10_001, 123_456_789, 9_999_999_999, -1, -10_000, -12_345, -9_999_999_999];
-    // Every fraction, with integer parts small, odd and at the 6-digit maximum.
-    for (let f = 0; f < 10_000; f++) values.push(f, 10_000 + f, 7_770_000 + f, 9_999_990_000 + f, -(30_000 + f));
-    for (let v = 0; v < 9_999_999_999; v = Math.floor(v * 1.37) + 7) values.push(v);
-    const wrong = values.filter((v) => d4Text(v) !== String(v / 10_000));
-    expect(wrong).toEqual([]);
-  });
-});
 
 /**
  * Each suite runs on the suite's database (SQLite in memory: pages read on the event loop; or

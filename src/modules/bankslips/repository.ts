@@ -1,5 +1,8 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type pg from 'pg';
 import type { Executor } from '../../db/connection.js';
+import { copyRows } from '../../db/pg-copy.js';
+import type { ListColumns } from './list-columns.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 
 export type BankSlipRow = Selectable<BankSlipsTable>;
@@ -69,6 +72,21 @@ export const bankSlipsRepository = {
     if (range.statusBill !== undefined) query = query.where('status_bill', '=', range.statusBill);
     if (range.statusIntegration !== undefined) query = query.where('status_integration', '=', range.statusIntegration);
     return query.orderBy(column).orderBy('seq').limit(limit).execute();
+  },
+
+  /**
+   * The same page on PostgreSQL as columns through COPY (src/db/pg-copy.ts), made JSON by the
+   * caller (list-columns.ts): the same rows, order and keyset as listJsonPage.
+   */
+  async listColumnsPage(pool: pg.Pool, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
+    const parameters: unknown[] = [accountNumber, after ? after.date : range.start, range.end];
+    const p = (value: unknown) => `$${parameters.push(value)}`;
+    let where = `account_number = $1 and ${column} >= $2 and ${column} <= $3`;
+    if (after) where += ` and (${column}, seq) > (${p(after.date)}, ${p(after.seq)})`;
+    if (range.statusBill !== undefined) where += ` and status_bill = ${p(range.statusBill)}`;
+    if (range.statusIntegration !== undefined) where += ` and status_integration = ${p(range.statusIntegration)}`;
+    const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit ${p(limit)}`;
+    return copyRows(pool, text, parameters, shape.numeric);
   },
 
   /**

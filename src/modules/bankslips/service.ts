@@ -10,6 +10,7 @@ import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
+import { listColumns, type ListColumns } from './list-columns.js';
 import { registrationOf, type Registration } from './registration.js';
 import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListPageRow, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
@@ -17,6 +18,9 @@ import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js
 import { recordEvent, recordTransition } from './transitions.js';
 import { dueChargeOf } from './pix-code.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+
+/** Which record a listing answers: the list record (due and payment dates) or the credit record. */
+type ListFields = 'list' | 'credit';
 
 export interface Owner {
   merchantId: string;
@@ -165,20 +169,20 @@ export class BankSlipService {
    */
   async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
     checkRange(startDate, endDate);
-    return this.listJson(this.sql.list, accountNumber, 'due_date', { start: startDate, end: endDate });
+    return this.listJson('list', accountNumber, 'due_date', { start: startDate, end: endDate });
   }
 
   /** Paid slips only (statusBill 3), bounds included. */
   async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
     checkRange(startDate, endDate);
-    return this.listJson(this.sql.list, accountNumber, 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
+    return this.listJson('list', accountNumber, 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
   }
 
   async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<AsyncIterable<JsonBatch>> {
     const startDate = dateBound(start, 'query.startDate');
     const endDate = dateBound(end, 'query.endDate');
     checkRange(startDate, endDate);
-    return this.listJson(this.sql.credit, accountNumber, 'credit_date', { start: startDate, end: endDate, statusIntegration });
+    return this.listJson('credit', accountNumber, 'credit_date', { start: startDate, end: endDate, statusIntegration });
   }
 
   /**
@@ -189,16 +193,38 @@ export class BankSlipService {
    * meanwhile is still answered once, as it was when its page was read. Stops when the consumer
    * stops asking (the client went away and the route's stream was destroyed).
    */
-  private async *listJson(jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<JsonBatch<ListPageRow>> {
-    const { db, dialect } = this.ctx.database;
+  private async *listJson(fields: ListFields, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<JsonBatch> {
+    const { db, dialect, raw } = this.ctx.database;
     const limit = this.listPageSize;
+    if (raw && 'pool' in raw) {
+      // PostgreSQL: columns through COPY, the JSON made here (list-columns.ts).
+      const shape = this.columns(fields, column);
+      const pages = keysetPages(
+        (after: ListCursor | undefined) => repo.listColumnsPage(raw.pool, shape, accountNumber, column, range, limit, after),
+        (row): ListCursor => ({ date: row[shape.datePosition] as string, seq: row[shape.seqPosition] as number }),
+        limit,
+        true,
+      );
+      for await (const rows of pages) yield { items: rows, toJson: shape.toJson };
+      return;
+    }
+    const jsonObject = this.sql[fields];
     const pages = keysetPages(
       (after: ListCursor | undefined) => repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after),
       (row): ListCursor => ({ date: row.date, seq: row.seq }),
       limit,
       dialect === 'postgres',
     );
-    for await (const rows of pages) yield { items: rows, toJson: (r) => r.json };
+    for await (const rows of pages) yield { items: rows, toJson: (r: ListPageRow) => r.json };
+  }
+
+  /** The column shapes of the two records, per date column, made once. */
+  private readonly shapes = new Map<string, ListColumns>();
+  private columns(fields: ListFields, column: DateColumn): ListColumns {
+    const key = `${fields} ${column}`;
+    let shape = this.shapes.get(key);
+    if (!shape) this.shapes.set(key, (shape = listColumns(fields === 'list' ? LIST_FIELDS : CREDIT_FIELDS, column)));
+    return shape;
   }
 
   /**

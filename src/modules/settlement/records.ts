@@ -2,6 +2,7 @@ import type { Selectable } from 'kysely';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { splitBase, splitShare } from '../../domain/split.js';
 import { toJsonNumber } from '../../domain/money.js';
+import { jsonString, scaledJsonText } from '../../domain/json-text.js';
 import type { SplitConfig } from './receivables.js';
 
 export type ReceivableRow = Selectable<ReceivablesTable>;
@@ -94,30 +95,12 @@ export function summaryRecord(row: ReceivableRow) {
  * test/settlement/conciliation-stream.test.ts against the old path.
  */
 
-/** Characters JSON.stringify would escape (quote, backslash, controls) or might (surrogates, escaped when lone). */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
-/** A JSON string: most values (dates, codes, ids) need no escaping, and quoting them is cheaper than JSON.stringify. */
-const str = (v: string): string => (NEEDS_ESCAPE.test(v) ? JSON.stringify(v) : `"${v}"`);
+const str = jsonString;
 const strOrNull = (v: string | null): string => (v === null ? 'null' : str(v));
 const dateTimeOrNull = (date: string | null): string => (date === null ? 'null' : `"${date}T00:00:00.000Z"`);
 
-/** ".0001" ... ".9999" with trailing zeros dropped ("" for 0): the fraction of a 10,4 value. */
-const FRACTIONS = Array.from({ length: 10_000 }, (_, f) => (f === 0 ? '' : `.${String(f).padStart(4, '0')}`.replace(/0+$/, '')));
-
-/**
- * The JSON text of a 10,4 value stored in ten-thousandths (an integer): the same text as
- * `String(v / 10_000)` (what the schema serializer wrote), built from the integer and fraction
- * parts instead of a float-to-shortest-decimal conversion (~10 per record). The same because
- * the decimal has at most 4 fraction digits and fewer than 16 significant ones, so it is the
- * shortest text naming the float nearest to it, and it is never below 1e-6 nor above 1e21
- * (where JavaScript switches to exponents). test/settlement/conciliation-stream.test.ts compares the two.
- */
-export function d4Text(v: number): string {
-  if (v < 0) return `-${d4Text(-v)}`;
-  if (v < 10_000) return v === 0 ? '0' : `0${FRACTIONS[v]}`;
-  const fraction = v % 10_000;
-  return `${(v - fraction) / 10_000}${FRACTIONS[fraction]}`;
-}
+/** The JSON text of a 10,4 value stored in ten-thousandths (an integer): see scaledJsonText. */
+export const d4Text = (v: number): string => scaledJsonText(v, 4);
 
 /** Columns an installment record needs (plus the keyset's id); installmentJson reads them by position. */
 export const INSTALLMENT_COLUMNS = [
