@@ -7,7 +7,7 @@ import type { Executor } from '../../src/db/connection.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/records.js';
 import { bankSlipsRepository, type DateColumn } from '../../src/modules/bankslips/repository.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
-import { testDialect } from '../support/database.js';
+import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { FIXTURE_END, FIXTURE_START, fixtureRows, insertRows } from './fixture-rows.js';
 import { BASE } from './support.js';
 
@@ -59,12 +59,21 @@ async function legacy(t: TestApp, m: TestMerchant, by: By, start: string, end: s
 }
 
 /** Counts the listing's page reads, through whichever read this database uses (rows as JSON, or columns through COPY on PostgreSQL). */
-const spyPages = (t: TestApp) => vi.spyOn(bankSlipsRepository, t.ctx.database.dialect === 'postgres' ? 'listColumnsPage' : 'listJsonPage');
+const spyPages = (t: TestApp) =>
+  vi.spyOn(bankSlipsRepository, t.ctx.database.dialect === 'postgres' ? 'listColumnsPage' : t.ctx.database.readers ? 'listJsonBySeqs' : 'listJsonPage');
+
+/**
+ * On the suite's database (SQLite in memory: pages read on the event loop; or PostgreSQL), and on
+ * SQLite also on a file with reader threads (src/db/sqlite-readers.ts): the seqs walked first, then
+ * pages read and made JSON by the threads, several at once.
+ */
+const variants: [string, (() => Promise<TestDatabase>) | undefined][] = [[testDialect, undefined]];
+if (testDialect === 'sqlite') variants.push(['sqlite file, 2 reader threads', () => sqliteFileDatabase(2)]);
 
 const url = (m: TestMerchant, by: By, start: string, end: string, statusIntegration?: number) =>
   `${BASE}/list/by/${by}?accountNumber=${m.accountNumber}&startDate=${start}&endDate=${end}${statusIntegration === undefined ? '' : `&statusIntegration=${statusIntegration}`}`;
 
-describe(`bank slip listings, streamed (${testDialect})`, () => {
+describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) => {
   let t: TestApp;
   let m: TestMerchant;
   let big: TestMerchant;
@@ -72,7 +81,7 @@ describe(`bank slip listings, streamed (${testDialect})`, () => {
   const BIG = 40_000;
 
   beforeAll(async () => {
-    t = await testApp();
+    t = await testApp({ database });
     m = await t.merchant({ api: 'integration' });
     big = await t.merchant({ api: 'integration' });
     await insertRows(t.ctx.database.db, fixtureRows(m.accountNumber, m.merchantId, 300, 'fx'));
@@ -198,9 +207,13 @@ describe(`bank slip listings, streamed (${testDialect})`, () => {
   });
 
   it('the large listing, read whole over many pages, is byte for byte the single-query answer', async () => {
+    const readers = t.ctx.database.readers;
+    const threadReads = readers?.requests ?? 0;
     const res = await fetch(`http://127.0.0.1:${port}${url(big, 'due-date', FIXTURE_START, FIXTURE_END)}`, { headers: big.headers });
     expect(res.status).toBe(200);
     const body = Buffer.from(await res.arrayBuffer());
+    // With reader threads, the seqs and each of the 20 pages were theirs to read.
+    if (readers) expect(readers.requests - threadReads).toBe(1 + Math.ceil(BIG / t.ctx.bankSlips.listPageSize));
     const expected = Buffer.from(await legacy(t, big, 'due-date', FIXTURE_START, FIXTURE_END));
     expect(body.length).toBeGreaterThan(20e6);
     expect(body.equals(expected)).toBe(true);

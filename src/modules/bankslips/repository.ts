@@ -3,6 +3,19 @@ import type pg from 'pg';
 import type { Executor } from '../../db/connection.js';
 import { copyRows } from '../../db/pg-copy.js';
 import type { ListColumns } from './list-columns.js';
+import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
+
+/** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
+const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
+
+/** A listing's window and filters as SQLite SQL (the column is ours, the values parameters). */
+function sqliteListWhere(accountNumber: number, column: DateColumn, range: ListRange): { where: string; parameters: unknown[] } {
+  const parameters: unknown[] = [accountNumber, range.start, range.end];
+  let where = `account_number = ? and ${column} >= ? and ${column} <= ?`;
+  if (range.statusBill !== undefined) (where += ' and status_bill = ?'), parameters.push(range.statusBill);
+  if (range.statusIntegration !== undefined) (where += ' and status_integration = ?'), parameters.push(range.statusIntegration);
+  return { where, parameters };
+}
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 
 export type BankSlipRow = Selectable<BankSlipsTable>;
@@ -87,6 +100,26 @@ export const bankSlipsRepository = {
     if (range.statusIntegration !== undefined) where += ` and status_integration = ${p(range.statusIntegration)}`;
     const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit ${p(limit)}`;
     return copyRows(pool, text, parameters, shape.numeric);
+  },
+
+  /**
+   * SQLite reader threads (src/db/sqlite-readers.ts): the seqs of a listing's slips in (date, seq)
+   * order, walked on the listing's index by one thread (8 bytes a slip held).
+   */
+  listSeqs(readers: SqliteReaders, accountNumber: number, column: DateColumn, range: ListRange): Promise<number[]> {
+    const { where, parameters } = sqliteListWhere(accountNumber, column, range);
+    return readers.column(`select seq from bankslips where ${where} order by ${column}, seq`, parameters) as Promise<number[]>;
+  },
+
+  /**
+   * SQLite reader threads: the JSON of these slips (one page of listSeqs), made by the database
+   * as listJsonPage makes it, in (date, seq) order. The window and filters apply again: a slip
+   * that left the listing since the walk is not answered.
+   */
+  listJsonBySeqs(readers: SqliteReaders, jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange, seqs: number[]): Promise<JsonPage> {
+    const { where, parameters } = sqliteListWhere(accountNumber, column, range);
+    const text = `select ${jsonObject} from bankslips where seq in (select value from json_each(?)) and ${where} order by ${column}, seq`;
+    return readers.json(text, [JSON.stringify(seqs), ...parameters], { module: RECORDS_MODULE, name: 'firstColumn' });
   },
 
   /**

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
-import { keysetPages } from '../../db/keyset-pages.js';
+import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
@@ -209,6 +209,19 @@ export class BankSlipService {
       return;
     }
     const jsonObject = this.sql[fields];
+    const readers = this.ctx.database.readers;
+    if (readers) {
+      // SQLite on a file: the seqs walked by one reader thread, then pages of them read and made
+      // JSON by all of them at once, written in order (the settlement searches' threadPages).
+      const seqs = await repo.listSeqs(readers, accountNumber, column, range);
+      const pages = orderedReads(
+        Math.ceil(seqs.length / limit),
+        (i) => repo.listJsonBySeqs(readers, jsonObject, accountNumber, column, range, seqs.slice(i * limit, (i + 1) * limit)),
+        2 * readers.size,
+      );
+      for await (const page of pages) yield { count: page.count, encoded: page.chunks };
+      return;
+    }
     const pages = keysetPages(
       (after: ListCursor | undefined) => repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after),
       (row): ListCursor => ({ date: row.date, seq: row.seq }),
