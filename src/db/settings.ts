@@ -20,7 +20,8 @@ export interface DatabaseSettings {
   poolSize: number;
   /**
    * SQLite file databases: threads with their own read-only connection that read and serialize
-   * the streamed range searches off the event loop (DB_READER_THREADS; 0 reads on the event loop).
+   * the streamed range searches and bank slip listings off the event loop (DB_READER_THREADS; 0
+   * reads on the event loop).
    */
   readerThreads: number;
   /**

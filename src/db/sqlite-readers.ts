@@ -10,7 +10,7 @@ import { Worker } from 'node:worker_threads';
  * has its own read-only connection (WAL lets readers run beside the writer, and they see only
  * committed data) and turns the rows into JSON Buffers itself, so the event loop only writes
  * Buffers; the pages of one range are read by several threads at once (see
- * settlement/search.ts). DB_READER_THREADS sets how many (0: read on the event loop).
+ * settlement/search.ts; the bank slip listings do the same). DB_READER_THREADS sets how many (0: read on the event loop).
  *
  * Threads start at the first read, so a process that never searches never starts one. A thread
  * that dies fails the reads it held, and the next read starts a new one.
