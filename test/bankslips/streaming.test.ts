@@ -206,6 +206,22 @@ describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) 
     expect((await t.inject({ method: 'GET', url: url(big, 'due-date', FIXTURE_START, '2030-01-01'), headers: big.headers })).statusCode).toBe(200);
   });
 
+  it.runIf(database !== undefined)('reader threads read a page of seqs by rowid, not by scanning the window on its date index', async () => {
+    const readers = t.ctx.database.readers!;
+    const json = vi.spyOn(readers, 'json');
+    try {
+      const res = await t.inject({ method: 'GET', url: url(big, 'payment-date', FIXTURE_START, FIXTURE_END), headers: big.headers });
+      expect(res.statusCode).toBe(200);
+      const [sqlText, params] = json.mock.calls[0];
+      const raw = t.ctx.database.raw as { sqlite: import('better-sqlite3').Database };
+      const plan = (raw.sqlite.prepare(`explain query plan ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail);
+      expect(plan[0]).toMatch(/USING INTEGER PRIMARY KEY \(rowid=\?\)/);
+      expect(plan.join('\n')).not.toMatch(/USING INDEX bankslips_account/);
+    } finally {
+      json.mockRestore();
+    }
+  });
+
   it('the large listing, read whole over many pages, is byte for byte the single-query answer', async () => {
     const readers = t.ctx.database.readers;
     const threadReads = readers?.requests ?? 0;
