@@ -78,6 +78,6 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'DB_READER_THREADS', default: '2', meaning: 'SQLite: threads that read and serialize streamed range searches and bank slip listings off the event loop (0: none)' },
   { name: 'DB_START_TIMEOUT_MS', default: '60000', meaning: 'At start, how long to keep retrying a database that does not answer yet' },
   { name: 'CONCIL_MAX_RANGE_DAYS', default: '90', meaning: 'Longest date range of one conciliation search' },
-  { name: 'CONCIL_MAX_CONCURRENT_PER_MERCHANT', default: '2', meaning: 'Conciliation range searches one merchant may run at once' },
+  { name: 'CONCIL_MAX_CONCURRENT_PER_MERCHANT', default: '2', meaning: 'Conciliation range searches and bank slip listings (one pool) one merchant may run at once' },
   { name: 'CONCIL_PAGE_ROWS', default: '2000', meaning: 'Rows per keyset read of a streamed conciliation search' },
 ];

@@ -5,6 +5,7 @@ import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { resolveSecrets } from './bootstrap.js';
 import { adminKeyDigest } from './http/guards.js';
+import { StreamSlots } from './http/stream-slots.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/registry.js';
 import { Worker } from './jobs/worker.js';
@@ -75,6 +76,8 @@ export interface AppContext {
   settlement: SettlementService;
   /** Issue, registration, lifecycle and listings of bank slips (contract section 10). */
   bankSlips: BankSlipService;
+  /** Per-merchant slots of the large streamed answers: range searches and bank slip listings. */
+  streamSlots: StreamSlots;
   /** Pix charges (the instant-payment sales of conciliation). */
   pix: PixService;
   /** The sandbox PSP's key for the payloads at the locations of dynamic Pix codes (PIX_PROVIDER=sandbox). */
@@ -123,6 +126,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const clock: Clock = virtualClock ?? new SystemClock();
 
   const handlers = new JobHandlers();
+  const streamSlots = new StreamSlots(config.conciliation.maxConcurrentPerMerchant);
   const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger });
   // The registry gives each kind its own max attempts.
   const queue = new JobQueue(database, clock, handlers, { metrics, logger: options.logger });
@@ -182,7 +186,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
     settlement,
-    bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix }),
+    bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix, streamSlots }),
+    streamSlots,
     pix,
     pixLocationSigner: new LocationSigner(database, cipher),
     webhooks,

@@ -687,7 +687,7 @@ export interface paths {
         put?: never;
         /**
          * One summary record per sale made in the date range
-         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches.
+         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or bank slip listings.
          */
         post: operations["searchConciliationByOperationDate"];
         delete?: never;
@@ -707,7 +707,7 @@ export interface paths {
         put?: never;
         /**
          * Every installment of the sales made in the date range
-         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches.
+         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or bank slip listings.
          */
         post: operations["searchConciliationByOperationDateInstallments"];
         delete?: never;
@@ -727,7 +727,7 @@ export interface paths {
         put?: never;
         /**
          * Installments received (or expected) in the date range
-         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches.
+         * @description Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract's) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or bank slip listings.
          */
         post: operations["searchConciliationByPaymentDate"];
         delete?: never;
@@ -1077,7 +1077,7 @@ export interface paths {
         };
         /**
          * Bank slips by due date
-         * @description Bank slips whose due date falls in the range, a page at a time.
+         * @description Bank slips whose due date falls in the range. Streamed (a JSON array written while it is read); 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or listings.
          */
         get: operations["listBankSlipsByDueDate"];
         put?: never;
@@ -1097,7 +1097,7 @@ export interface paths {
         };
         /**
          * Paid bank slips by payment date
-         * @description Paid bank slips whose payment date falls in the range, a page at a time.
+         * @description Paid bank slips whose payment date falls in the range. Streamed (a JSON array written while it is read); 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or listings.
          */
         get: operations["listBankSlipsByPaymentDate"];
         put?: never;
@@ -1117,7 +1117,7 @@ export interface paths {
         };
         /**
          * Bank slips by credit date
-         * @description Bank slips whose credit date (money available to the merchant) falls in the range, a page at a time.
+         * @description Bank slips whose credit date (money available to the merchant) falls in the range. Streamed (a JSON array written while it is read); 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or listings.
          */
         get: operations["listBankSlipsByCreditDate"];
         put?: never;
@@ -7063,6 +7063,18 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
         };
     };
     listBankSlipsByPaymentDate: {
@@ -7142,6 +7154,18 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7240,6 +7264,18 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

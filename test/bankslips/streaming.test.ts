@@ -10,6 +10,7 @@ import { testApp, type TestApp, type TestMerchant } from '../support/harness.js'
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { FIXTURE_END, FIXTURE_START, fixtureRows, insertRows } from './fixture-rows.js';
 import { BASE } from './support.js';
+import { CONCIL } from '../settlement/support.js';
 
 /**
  * The listings before streaming (issue 16): one query, the rows' JSON joined whole. Kept here
@@ -204,6 +205,31 @@ describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) 
     }
     // The server is still well: the next request is answered.
     expect((await t.inject({ method: 'GET', url: url(big, 'due-date', FIXTURE_START, '2030-01-01'), headers: big.headers })).statusCode).toBe(200);
+  });
+
+  it("listings held open by slow clients take the merchant's slots: beyond CONCIL_MAX_CONCURRENT_PER_MERCHANT a listing or a range search is 429", async () => {
+    const max = t.ctx.config.conciliation.maxConcurrentPerMerchant;
+    const running = () => t.ctx.streamSlots.running.get(big.merchantId) ?? 0;
+    const sockets = Array.from({ length: max }, () => rawGet(url(big, 'due-date', FIXTURE_START, FIXTURE_END), { authorization: `Bearer ${big.token}` }));
+    try {
+      for (let waited = 0; running() < max && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(running()).toBe(max);
+      const listing = await t.inject({ method: 'GET', url: url(big, 'payment-date', FIXTURE_START, FIXTURE_END), headers: big.headers });
+      expect(listing.statusCode).toBe(429);
+      expect(listing.headers['retry-after']).toBe('1');
+      expect(listing.json()).toEqual([{ tag: 'too_many_searches', description: expect.stringContaining(`At most ${max}`) }]);
+      // The range searches share the pool.
+      const range = new URLSearchParams({ accountNumber: String(big.accountNumber), startDate: '2030-01-01', endDate: '2030-01-02' });
+      const search = await t.inject({ method: 'POST', url: `${CONCIL}/search-by-operation-date?${range}`, headers: big.headers });
+      expect(search.statusCode).toBe(429);
+      // Another merchant is not affected.
+      expect((await t.inject({ method: 'GET', url: url(m, 'due-date', FIXTURE_START, FIXTURE_END), headers: m.headers })).statusCode).toBe(200);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+    }
+    for (let waited = 0; running() > 0 && waited < 5_000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(t.ctx.streamSlots.running.size).toBe(0);
+    expect((await t.inject({ method: 'GET', url: url(big, 'payment-date', FIXTURE_START, FIXTURE_END), headers: big.headers })).statusCode).toBe(200);
   });
 
   it.runIf(database !== undefined)('reader threads read a page of seqs by rowid, not by scanning the window on its date index', async () => {

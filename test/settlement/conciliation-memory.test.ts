@@ -142,7 +142,7 @@ describe.each(variants)('streamed range search over HTTP: memory and reads (%s)'
       }
       queriesRead = state.reads.queries - queriesBefore;
       // The search is still running, held by its client: what does the server hold for it?
-      expect(state.running.get(m.merchantId)).toBe(1);
+      expect(t.ctx.streamSlots.running.get(m.merchantId)).toBe(1);
       gc();
       const held = process.memoryUsage();
       retained = held.heapUsed + held.external - (before.heapUsed + before.external);
@@ -174,7 +174,7 @@ describe.each(variants)('streamed range search over HTTP: memory and reads (%s)'
       head = socket.read(64) as Buffer | null;
     }
     expect(head?.toString('latin1')).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
-    expect(state.running.get(m.merchantId)).toBe(1);
+    expect(t.ctx.streamSlots.running.get(m.merchantId)).toBe(1);
     socket.destroy();
     await sleep(300);
     const afterDisconnect = state.reads.queries - queriesBefore;
@@ -183,7 +183,7 @@ describe.each(variants)('streamed range search over HTTP: memory and reads (%s)'
     expect(state.reads.queries - queriesBefore).toBe(afterDisconnect);
     expect(afterDisconnect).toBeGreaterThan(0);
     expect(afterDisconnect).toBeLessThan(PAGES / 4);
-    expect(state.running.has(m.merchantId)).toBe(false);
+    expect(t.ctx.streamSlots.running.has(m.merchantId)).toBe(false);
     // The server is well: the next search is answered.
     const next = await t.inject({ method: 'POST', url: path.replace('2027-03-31', '2027-03-01'), headers: m.integration });
     expect(next.statusCode).toBe(200);

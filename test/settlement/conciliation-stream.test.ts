@@ -136,7 +136,7 @@ describe.each(variants)('streamed range searches (%s)', (_label, database) => {
     };
     const clients = [await open(), await open()];
     await new Promise((r) => setTimeout(r, 300));
-    expect(state.running.get(big.merchantId)).toBe(2);
+    expect(t.ctx.streamSlots.running.get(big.merchantId)).toBe(2);
     const refused = await search(t, big.integration, 'search-by-operation-date-installments', q);
     expect(refused.statusCode).toBe(429);
     expect(refused.headers['retry-after']).toBe('1');
@@ -151,7 +151,7 @@ describe.each(variants)('streamed range searches (%s)', (_label, database) => {
     expect(read).toBeGreaterThan(0);
     // Both clients together read far less than one whole answer: the reads stopped.
     expect(read).toBeLessThan(total);
-    expect(state.running.size).toBe(0);
+    expect(t.ctx.streamSlots.running.size).toBe(0);
     const settled = state.reads.rows;
     await new Promise((r) => setTimeout(r, 200));
     expect(state.reads.rows).toBe(settled);

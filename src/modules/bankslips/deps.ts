@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 
-/** What the bank slip code uses of the process's services (merchants: the beneficiary's name and document; pix: the slip's Pix code). */
-export type BankSlipDeps = Pick<AppContext, 'database' | 'clock' | 'queue' | 'config' | 'merchants' | 'pix'>;
+/** What the bank slip code uses of the process's services (merchants: the beneficiary's name and document; pix: the slip's Pix code; streamSlots: the listings' per-merchant slots). */
+export type BankSlipDeps = Pick<AppContext, 'database' | 'clock' | 'queue' | 'config' | 'merchants' | 'pix' | 'streamSlots'>;
 
 /** Job kinds: registration (due at issue) and the overdue check (00:00 after the due date). */
 export const REGISTER_JOB = 'bankslip.register';

@@ -17,6 +17,7 @@ import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
 import { dueChargeOf } from './pix-code.js';
+import { withSlot } from '../../http/stream-slots.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** Which record a listing answers: the list record (due and payment dates) or the credit record. */
@@ -167,22 +168,27 @@ export class BankSlipService {
    * the array around them): validation happens here, before the first byte; reading starts when
    * the route's stream is read.
    */
-  async listByDueDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
+  listByDueDate(owner: Owner, startDate: string, endDate: string): AsyncIterable<JsonBatch> {
     checkRange(startDate, endDate);
-    return this.listJson('list', accountNumber, 'due_date', { start: startDate, end: endDate });
+    return this.listing(owner, 'list', 'due_date', { start: startDate, end: endDate });
   }
 
   /** Paid slips only (statusBill 3), bounds included. */
-  async listByPaymentDate(accountNumber: number, startDate: string, endDate: string): Promise<AsyncIterable<JsonBatch>> {
+  listByPaymentDate(owner: Owner, startDate: string, endDate: string): AsyncIterable<JsonBatch> {
     checkRange(startDate, endDate);
-    return this.listJson('list', accountNumber, 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
+    return this.listing(owner, 'list', 'payment_date', { start: startDate, end: endDate, statusBill: STATUS.paid });
   }
 
-  async listByCreditDate(accountNumber: number, start: string, end: string, statusIntegration?: number): Promise<AsyncIterable<JsonBatch>> {
+  listByCreditDate(owner: Owner, start: string, end: string, statusIntegration?: number): AsyncIterable<JsonBatch> {
     const startDate = dateBound(start, 'query.startDate');
     const endDate = dateBound(end, 'query.endDate');
     checkRange(startDate, endDate);
-    return this.listJson('credit', accountNumber, 'credit_date', { start: startDate, end: endDate, statusIntegration });
+    return this.listing(owner, 'credit', 'credit_date', { start: startDate, end: endDate, statusIntegration });
+  }
+
+  /** A listing holding one of the merchant's stream slots (src/http/stream-slots.ts: 429 when none is free) until it ends. */
+  private listing(owner: Owner, fields: ListFields, column: DateColumn, range: ListRange): AsyncIterable<JsonBatch> {
+    return withSlot(this.ctx.streamSlots, owner.merchantId, () => this.listJson(fields, owner.accountNumber, column, range));
   }
 
   /**

@@ -6,6 +6,7 @@ import type { JsonBatch } from '../../http/json-stream.js';
 import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
 import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
+import { withSlot } from '../../http/stream-slots.js';
 import type { Principal } from '../auth/service.js';
 import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
 import { receivablesRepository, type RangeKey, type RangeKind } from './repository.js';
@@ -72,15 +73,14 @@ export interface RangeQuery {
   limit?: number;
 }
 
-/** Range searches running per merchant, per context (one instance); reads counted for the tests and the bench. */
+/** Reads of the range searches, per context (one instance): counted for the tests and the bench. */
 interface RangeState {
-  running: Map<string, number>;
   reads: { queries: number; rows: number };
 }
 const states = new WeakMap<AppContext, RangeState>();
 export function rangeState(ctx: AppContext): RangeState {
   let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { running: new Map(), reads: { queries: 0, rows: 0 } }));
+  if (!s) states.set(ctx, (s = { reads: { queries: 0, rows: 0 } }));
   return s;
 }
 
@@ -115,9 +115,8 @@ async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: nu
 }
 
 /**
- * A range search (issue 16): checks the query and takes one of the merchant's
- * CONCIL_MAX_CONCURRENT_PER_MERCHANT slots (429 when none is free) before answering, then
- * answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
+ * A range search (issue 16): checks the query and takes one of the merchant's slots
+ * (src/http/stream-slots.ts: 429 when none is free) before answering, then answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
  * keyset on the answer order), so neither the answer nor the single SQLite connection is held
  * for the whole range. The slot is given back when the iteration ends, however it ends (done,
  * failed, or `return()` when the client went away: no page is read after that).
@@ -131,58 +130,34 @@ export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: 
   const limit = q.limit ?? 1000;
   const offset = ((q.page ?? 1) - 1) * limit;
   const state = rangeState(ctx);
-  const merchant = p.merchantId;
-  const running = state.running.get(merchant) ?? 0;
-  if (running >= settings.maxConcurrentPerMerchant) {
-    throw new ApiError(
-      429,
-      'too_many_searches',
-      `At most ${settings.maxConcurrentPerMerchant} range searches may run at the same time for a merchant; retry when one has finished.`,
-    ).withHeader('Retry-After', '1');
-  }
-  state.running.set(merchant, running + 1);
-  const release = () => {
-    const left = (state.running.get(merchant) ?? 1) - 1;
-    if (left > 0) state.running.set(merchant, left);
-    else state.running.delete(merchant);
-  };
   const toJson = serialize[kind];
   async function* pages(): AsyncGenerator<JsonBatch> {
-    try {
-      const db = ctx.database;
-      if (paged) {
-        // One slice: at most 10,000 rows (the schema's bound), read and sent as one batch.
-        const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
+    const db = ctx.database;
+    if (paged) {
+      // One slice: at most 10,000 rows (the schema's bound), read and sent as one batch.
+      const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
+      state.reads.queries++;
+      state.reads.rows += rows.length;
+      yield { items: rows, toJson };
+      return;
+    }
+    if (db.readers) {
+      yield* threadPages(db.readers, kind, account, start, end, settings.pageRows, state);
+      return;
+    }
+    const reads = keysetPages(
+      (after: RangeKey | undefined) => {
         state.reads.queries++;
-        state.reads.rows += rows.length;
-        yield { items: rows, toJson };
-        return;
-      }
-      if (db.readers) {
-        yield* threadPages(db.readers, kind, account, start, end, settings.pageRows, state);
-        return;
-      }
-      const reads = keysetPages(
-        (after: RangeKey | undefined) => {
-          state.reads.queries++;
-          return receivablesRepository.rangePage(db, kind, account, start, end, { after, limit: settings.pageRows });
-        },
-        (row) => receivablesRepository.keyOf(kind, row),
-        settings.pageRows,
-        db.dialect === 'postgres',
-      );
-      for await (const rows of reads) {
-        state.reads.rows += rows.length;
-        yield { items: rows, toJson };
-      }
-    } finally {
-      release();
+        return receivablesRepository.rangePage(db, kind, account, start, end, { after, limit: settings.pageRows });
+      },
+      (row) => receivablesRepository.keyOf(kind, row),
+      settings.pageRows,
+      db.dialect === 'postgres',
+    );
+    for await (const rows of reads) {
+      state.reads.rows += rows.length;
+      yield { items: rows, toJson };
     }
   }
-  // The slot is taken now (the 429 is answered before any byte); a generator never started
-  // would never run its finally, so the caller must consume or `return()` the iterator.
-  const it = pages();
-  return {
-    [Symbol.asyncIterator]: () => it,
-  };
+  return withSlot(ctx.streamSlots, p.merchantId, pages);
 }

@@ -16,16 +16,18 @@ export function listByCreditDateRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Bank slips'],
       operationId: 'listBankSlipsByCreditDate',
-      description: 'Bank slips whose credit date (money available to the merchant) falls in the range, a page at a time.',
+      description: 'Bank slips whose credit date (money available to the merchant) falls in the range. Streamed (a JSON array written while it is read); 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or listings.',
       summary: 'Bank slips by credit date',
       security: security.integration,
       querystring: CreditDateQuery,
-      response: { 200: Type.Array(BankSlipCreditRecord), ...errorResponses(400, 401, 403) },
+      response: { 200: Type.Array(BankSlipCreditRecord), ...errorResponses(400, 401, 403, 429) },
     },
     onRequest: integrationAuth(ctx),
     handler: async (request, reply) => {
       const { accountNumber, startDate, endDate, statusIntegration } = request.query;
-      return sendJsonArray(reply, await ctx.bankSlips.listByCreditDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate, statusIntegration));
+      const principal = principalOf(request);
+      const owner = { merchantId: principal.merchantId, accountNumber: requireOwnAccount(principal, accountNumber) };
+      return sendJsonArray(reply, ctx.bankSlips.listByCreditDate(owner, startDate, endDate, statusIntegration));
     },
   });
 }

@@ -13,16 +13,18 @@ export function listByPaymentDateRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Bank slips'],
       operationId: 'listBankSlipsByPaymentDate',
-      description: 'Paid bank slips whose payment date falls in the range, a page at a time.',
+      description: 'Paid bank slips whose payment date falls in the range. Streamed (a JSON array written while it is read); 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or listings.',
       summary: 'Paid bank slips by payment date',
       security: security.integration,
       querystring: DateRangeQuery,
-      response: { 200: Type.Array(BankSlipListRecord), ...errorResponses(400, 401, 403) },
+      response: { 200: Type.Array(BankSlipListRecord), ...errorResponses(400, 401, 403, 429) },
     },
     onRequest: integrationAuth(ctx),
     handler: async (request, reply) => {
       const { accountNumber, startDate, endDate } = request.query;
-      return sendJsonArray(reply, await ctx.bankSlips.listByPaymentDate(requireOwnAccount(principalOf(request), accountNumber), startDate, endDate));
+      const principal = principalOf(request);
+      const owner = { merchantId: principal.merchantId, accountNumber: requireOwnAccount(principal, accountNumber) };
+      return sendJsonArray(reply, ctx.bankSlips.listByPaymentDate(owner, startDate, endDate));
     },
   });
 }

@@ -14,7 +14,7 @@ export function searchByPaymentDateRoute(app: App, ctx: AppContext): void {
       tags: ['Conciliation'],
       operationId: 'searchConciliationByPaymentDate',
       summary: 'Installments received (or expected) in the date range',
-      description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract\'s) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches.',
+      description: 'Parameters in the query string, no body. Ordered by transactionDate, then installmentNumber; [] when nothing matches. The range spans at most CONCIL_MAX_RANGE_DAYS days (default 90, the contract\'s) and is streamed; page and limit (max 10,000) answer one slice of it. 429 with Retry-After when the merchant already runs CONCIL_MAX_CONCURRENT_PER_MERCHANT range searches or bank slip listings.',
       security: security.integration,
       querystring: DateRangeQuery,
       response: { 200: Type.Array(InstallmentRecord), ...errorResponses(400, 401, 403, 429) },
