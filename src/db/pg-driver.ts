@@ -123,22 +123,27 @@ class PipelinedConnection implements DatabaseConnection {
       this.pending.push(query);
       return { rows: [] };
     }
-    const batch: CompiledQuery[] = [];
-    if (this.beginPending) batch.push(this.beginStatement);
-    if (this.pending.length > 0) {
-      const groups = layers(this.pending);
-      this.pending = [];
-      const last = groups.pop()!;
-      for (const group of groups) batch.push(combine(group, undefined));
-      if (mayCarry(last, query)) query = combine(last, query);
-      else batch.push(combine(last, undefined));
-    }
-    batch.push(query);
+    return toQueryResult<R>(await this.send(this.owed(query)));
+  }
+
+  /**
+   * What goes out before (or with) the next statement, which it ends with when there is one:
+   * BEGIN if it has not gone out yet, then the held writes, a statement per layer; the last
+   * layer rides `next` as its WITH items when it may (mayCarry). The held writes are let go and
+   * the transaction counts as begun.
+   */
+  private owed(next?: CompiledQuery): CompiledQuery[] {
+    const batch: CompiledQuery[] = this.beginPending ? [this.beginStatement] : [];
     if (this.beginPending) {
       this.beginPending = false;
       this.begun = true;
     }
-    return toQueryResult<R>(await this.send(batch));
+    const groups = layers(this.pending);
+    this.pending = [];
+    const carried = next !== undefined && groups.length > 0 && mayCarry(groups.at(-1)!, next) ? groups.pop() : undefined;
+    for (const group of groups) batch.push(combine(group, undefined));
+    if (next !== undefined) batch.push(carried ? combine(carried, next) : next);
+    return batch;
   }
 
   async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
@@ -152,14 +157,10 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   async commit(): Promise<void> {
-    const writes = this.pending;
-    this.pending = [];
-    // Nothing was sent: there is no transaction to end.
-    if (!this.begun && writes.length === 0) return void (this.beginPending = false);
-    const batch = this.beginPending ? [this.beginStatement] : [];
-    for (const group of layers(writes)) batch.push(combine(group, undefined));
+    // Nothing was sent nor held: there is no transaction to end.
+    if (!this.begun && this.pending.length === 0) return void (this.beginPending = false);
+    const batch = this.owed();
     batch.push(COMMIT);
-    this.beginPending = false;
     this.begun = false;
     await this.send(batch);
   }
@@ -175,14 +176,7 @@ class PipelinedConnection implements DatabaseConnection {
   /** Sends what is held alone first (a savepoint command must come after it). */
   async flush(): Promise<void> {
     if (this.pending.length === 0 && !this.beginPending) return;
-    const batch: CompiledQuery[] = this.beginPending ? [this.beginStatement] : [];
-    for (const group of layers(this.pending)) batch.push(combine(group, undefined));
-    this.pending = [];
-    if (this.beginPending) {
-      this.beginPending = false;
-      this.begun = true;
-    }
-    await this.send(batch);
+    await this.send(this.owed());
   }
 
   /** Drops what was held since a savepoint (rolled back to it: never sent). */

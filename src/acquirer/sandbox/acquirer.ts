@@ -99,8 +99,6 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   async authorizeIn(executor: Executor, request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
     const result = resultFor(code, idempotencyKey);
-    // Insert first, read only on a conflict: a key seen before (a retried call) keeps its first
-    // answer, and a new one (every payment) costs one statement.
     const entry: LedgerRow = {
       idempotency_key: idempotencyKey,
       merchant_id: request.merchantId,
@@ -123,6 +121,8 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
       this.authorizeCalls += 1;
       return result;
     }
+    // Outside a transaction: insert first, read only on a conflict. A key seen before (a retried
+    // call) keeps its first answer, and a new one costs one statement.
     const inserted = await insertEntry.first(executor, entry);
     if (!inserted) return toResult((await findEntry.first(executor, { key: idempotencyKey }))!);
     this.authorizeCalls += 1;
