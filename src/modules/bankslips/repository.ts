@@ -4,6 +4,7 @@ import type { Executor } from '../../db/connection.js';
 import { copyRows } from '../../db/pg-copy.js';
 import type { ListColumns } from './list-columns.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
+import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 
 /** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
 const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
@@ -16,7 +17,6 @@ function sqliteListWhere(accountNumber: number, column: DateColumn, range: ListR
   if (range.statusIntegration !== undefined) (where += ' and status_integration = ?'), parameters.push(range.statusIntegration);
   return { where, parameters };
 }
-import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 
 export type BankSlipRow = Selectable<BankSlipsTable>;
 export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_number'>;

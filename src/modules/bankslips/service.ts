@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
-import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
@@ -10,18 +9,15 @@ import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
-import { listColumns, type ListColumns } from './list-columns.js';
+import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
-import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListPageRow, type ListRange } from './repository.js';
+import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
 import { dueChargeOf } from './pix-code.js';
 import { withSlot } from '../../http/stream-slots.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
-
-/** Which record a listing answers: the list record (due and payment dates) or the credit record. */
-type ListFields = 'list' | 'credit';
 
 export interface Owner {
   merchantId: string;
@@ -188,63 +184,10 @@ export class BankSlipService {
 
   /** A listing holding one of the merchant's stream slots (src/http/stream-slots.ts: 429 when none is free) until it ends. */
   private listing(owner: Owner, fields: ListFields, column: DateColumn, range: ListRange): AsyncIterable<JsonBatch> {
-    return withSlot(this.ctx.streamSlots, owner.merchantId, () => this.listJson(fields, owner.accountNumber, column, range));
-  }
-
-  /**
-   * The rows' JSON texts in (date, seq) order, read in keyset pages: joined with `,` inside
-   * `[...]` they are byte for byte what one query joined whole used to answer. The pages are
-   * separate reads, not one transaction: a slow client must not hold a snapshot (SQLite's WAL
-   * could not checkpoint, PostgreSQL would keep an idle transaction open); a slip changed
-   * meanwhile is still answered once, as it was when its page was read. Stops when the consumer
-   * stops asking (the client went away and the route's stream was destroyed).
-   */
-  private async *listJson(fields: ListFields, accountNumber: number, column: DateColumn, range: ListRange): AsyncGenerator<JsonBatch> {
-    const { db, dialect, raw } = this.ctx.database;
-    const limit = this.listPageSize;
-    if (raw && 'pool' in raw) {
-      // PostgreSQL: columns through COPY, the JSON made here (list-columns.ts).
-      const shape = this.columns(fields, column);
-      const pages = keysetPages(
-        (after: ListCursor | undefined) => repo.listColumnsPage(raw.pool, shape, accountNumber, column, range, limit, after),
-        (row): ListCursor => ({ date: row[shape.datePosition] as string, seq: row[shape.seqPosition] as number }),
-        limit,
-        true,
-      );
-      for await (const rows of pages) yield { items: rows, toJson: shape.toJson };
-      return;
-    }
     const jsonObject = this.sql[fields];
-    const readers = this.ctx.database.readers;
-    if (readers) {
-      // SQLite on a file: the seqs walked by one reader thread, then pages of them read and made
-      // JSON by all of them at once, written in order (the settlement searches' threadPages).
-      const seqs = await repo.listSeqs(readers, accountNumber, column, range);
-      const pages = orderedReads(
-        Math.ceil(seqs.length / limit),
-        (i) => repo.listJsonBySeqs(readers, jsonObject, accountNumber, column, range, seqs.slice(i * limit, (i + 1) * limit)),
-        2 * readers.size,
-      );
-      for await (const page of pages) yield { count: page.count, encoded: page.chunks };
-      return;
-    }
-    const pages = keysetPages(
-      (after: ListCursor | undefined) => repo.listJsonPage(db, jsonObject, accountNumber, column, range, limit, after),
-      (row): ListCursor => ({ date: row.date, seq: row.seq }),
-      limit,
-      dialect === 'postgres',
-    );
-    for await (const rows of pages) yield { items: rows, toJson: (r: ListPageRow) => r.json };
+    return withSlot(this.ctx.streamSlots, owner.merchantId, () => listingPages(this.ctx.database, fields, jsonObject, owner.accountNumber, column, range, this.listPageSize));
   }
 
-  /** The column shapes of the two records, per date column, made once. */
-  private readonly shapes = new Map<string, ListColumns>();
-  private columns(fields: ListFields, column: DateColumn): ListColumns {
-    const key = `${fields} ${column}`;
-    let shape = this.shapes.get(key);
-    if (!shape) this.shapes.set(key, (shape = listColumns(fields === 'list' ? LIST_FIELDS : CREDIT_FIELDS, column)));
-    return shape;
-  }
 
   /**
    * One page of a listing, for the dashboard (read method): the same windows, filters and
