@@ -138,7 +138,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     logger: options.logger,
   });
   // The advance claims under the worker's id and lease, and logs like it (a failed lease renewal).
-  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker, { logger: options.logger }) : undefined;
+  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker, { logger: options.logger, parallel: config.workerConcurrency }) : undefined;
   await sandboxClock?.load();
   const ipCountries = new ConfiguredIpCountries(database, clock);
   // The public key must exist before the first request asks for it.

@@ -59,6 +59,28 @@ describe(`sandbox clock advance (${testDialect})`, () => {
     expect(await queue.counts()).toEqual({ pending: 1, running: 0, done: 4, failed: 0 });
   });
 
+  it('runs the independent jobs of one instant `parallel` at a time (WORKER_CONCURRENCY through the context), the others alone', async () => {
+    for (const parallel of [3, 12]) {
+      service = new SandboxClockService(database, clock, queue, handlers, undefined, { parallel });
+      let running = 0;
+      let most = 0;
+      const slow = async () => {
+        most = Math.max(most, ++running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+      };
+      handlers.register(`charge-${parallel}`, slow, { parallel: true });
+      handlers.register(`alone-${parallel}`, slow);
+      for (let i = 0; i < 20; i++) await enqueueAt(`charge-${parallel}`, HOUR);
+      await service.advanceBy({ days: 1 });
+      expect(most).toBe(parallel);
+      most = 0;
+      for (let i = 0; i < 5; i++) await enqueueAt(`alone-${parallel}`, 2 * DAY);
+      await service.advanceBy({ days: 2 });
+      expect(most).toBe(1);
+    }
+  });
+
   it('runs jobs that handlers enqueue when they fall due before the target, in order; later ones wait', async () => {
     handlers.register('first', async (_p, ctx) => {
       record(ctx);

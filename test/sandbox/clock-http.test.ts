@@ -99,3 +99,16 @@ describe(`sandbox clock over HTTP (${testDialect})`, () => {
     }
   });
 });
+
+describe(`sandbox clock and WORKER_CONCURRENCY (${testDialect})`, () => {
+  it('an advance runs as many independent jobs at once as the worker would (WORKER_CONCURRENCY)', async () => {
+    for (const [env, expected] of [[{}, 32], [{ WORKER_CONCURRENCY: '5' }, 5]] as const) {
+      const t = await testApp({ env });
+      try {
+        expect(t.ctx.sandboxClock!.parallel).toBe(expected);
+      } finally {
+        await t.close();
+      }
+    }
+  });
+});
