@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { orderedReads } from './keyset-pages.js';
 
 /**
  * Reader threads for a SQLite file database (issue 16: streamed range searches).
@@ -157,6 +158,15 @@ export class SqliteReaders {
     const answer = (await this.pick().send({ id: ++this.next, kind: 'json', sql, params, serializer })) as { count: number; chunks: Uint8Array[] };
     // The memory was handed over (transferred): wrapping it copies nothing.
     return { count: answer.count, chunks: answer.chunks.map((c) => Buffer.from(c.buffer, c.byteOffset, c.byteLength)) };
+  }
+
+  /**
+   * The pages of a read whose row ids are known in answer order (walked first by `column`):
+   * `pageRows` ids a page, each read by `read` on the threads, two per thread in flight, answered
+   * in order (orderedReads: no more pages held than that, none read after the consumer stops).
+   */
+  pagesOfIds(ids: readonly number[], pageRows: number, read: (ids: number[]) => Promise<JsonPage>): AsyncGenerator<JsonPage> {
+    return orderedReads(Math.ceil(ids.length / pageRows), (i) => read(ids.slice(i * pageRows, (i + 1) * pageRows)), 2 * this.size);
   }
 
   async stop(): Promise<void> {

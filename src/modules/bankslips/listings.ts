@@ -1,5 +1,5 @@
 import type { Database } from '../../db/connection.js';
-import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
+import { keysetPages } from '../../db/keyset-pages.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { listColumns, type ListColumns } from './list-columns.js';
 import { CREDIT_FIELDS, LIST_FIELDS } from './records.js';
@@ -46,11 +46,7 @@ export async function* listingPages(
   }
   if (readers) {
     const seqs = await repo.listSeqs(readers, accountNumber, column, range);
-    const pages = orderedReads(
-      Math.ceil(seqs.length / pageSize),
-      (i) => repo.listJsonBySeqs(readers, jsonObject, accountNumber, column, range, seqs.slice(i * pageSize, (i + 1) * pageSize)),
-      2 * readers.size,
-    );
+    const pages = readers.pagesOfIds(seqs, pageSize, (page) => repo.listJsonBySeqs(readers, jsonObject, accountNumber, column, range, page));
     for await (const page of pages) yield { count: page.count, encoded: page.chunks };
     return;
   }

@@ -9,12 +9,18 @@ import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 /** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
 const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
 
-/** A listing's window and filters as SQLite SQL (the column is ours, the values parameters). */
-function sqliteListWhere(accountNumber: number, column: DateColumn, range: ListRange): { where: string; parameters: unknown[] } {
-  const parameters: unknown[] = [accountNumber, range.start, range.end];
-  let where = `account_number = ? and ${column} >= ? and ${column} <= ?`;
-  if (range.statusBill !== undefined) (where += ' and status_bill = ?'), parameters.push(range.statusBill);
-  if (range.statusIntegration !== undefined) (where += ' and status_integration = ?'), parameters.push(range.statusIntegration);
+/**
+ * A listing's window, filters and, when resuming, keyset, as SQL text for the driver's own
+ * handle (the reader threads on SQLite, COPY on PostgreSQL): the same conditions as
+ * listJsonPage's query. The column is ours; every value is a parameter, in `parameters`.
+ */
+function listWhere(dialect: 'sqlite' | 'postgres', accountNumber: number, column: DateColumn, range: ListRange, after?: ListCursor): { where: string; parameters: unknown[] } {
+  const parameters: unknown[] = [];
+  const p = (value: unknown) => (parameters.push(value), dialect === 'postgres' ? `$${parameters.length}` : '?');
+  let where = `account_number = ${p(accountNumber)} and ${column} >= ${p(after ? after.date : range.start)} and ${column} <= ${p(range.end)}`;
+  if (after) where += ` and (${column}, seq) > (${p(after.date)}, ${p(after.seq)})`;
+  if (range.statusBill !== undefined) where += ` and status_bill = ${p(range.statusBill)}`;
+  if (range.statusIntegration !== undefined) where += ` and status_integration = ${p(range.statusIntegration)}`;
   return { where, parameters };
 }
 
@@ -92,13 +98,9 @@ export const bankSlipsRepository = {
    * caller (list-columns.ts): the same rows, order and keyset as listJsonPage.
    */
   async listColumnsPage(pool: pg.Pool, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
-    const parameters: unknown[] = [accountNumber, after ? after.date : range.start, range.end];
-    const p = (value: unknown) => `$${parameters.push(value)}`;
-    let where = `account_number = $1 and ${column} >= $2 and ${column} <= $3`;
-    if (after) where += ` and (${column}, seq) > (${p(after.date)}, ${p(after.seq)})`;
-    if (range.statusBill !== undefined) where += ` and status_bill = ${p(range.statusBill)}`;
-    if (range.statusIntegration !== undefined) where += ` and status_integration = ${p(range.statusIntegration)}`;
-    const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit ${p(limit)}`;
+    const { where, parameters } = listWhere('postgres', accountNumber, column, range, after);
+    parameters.push(limit);
+    const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit $${parameters.length}`;
     return copyRows(pool, text, parameters, shape.numeric);
   },
 
@@ -107,7 +109,7 @@ export const bankSlipsRepository = {
    * order, walked on the listing's index by one thread (8 bytes a slip held).
    */
   listSeqs(readers: SqliteReaders, accountNumber: number, column: DateColumn, range: ListRange): Promise<number[]> {
-    const { where, parameters } = sqliteListWhere(accountNumber, column, range);
+    const { where, parameters } = listWhere('sqlite', accountNumber, column, range);
     return readers.column(`select seq from bankslips where ${where} order by ${column}, seq`, parameters) as Promise<number[]>;
   },
 
@@ -117,7 +119,7 @@ export const bankSlipsRepository = {
    * that left the listing since the walk is not answered.
    */
   listJsonBySeqs(readers: SqliteReaders, jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange, seqs: number[]): Promise<JsonPage> {
-    const { where, parameters } = sqliteListWhere(accountNumber, column, range);
+    const { where, parameters } = listWhere('sqlite', accountNumber, column, range);
     // NOT INDEXED: the seqs are rowid lookups; with the window in the WHERE the planner otherwise
     // scans the whole window on the date index for every page, filtering by the seqs.
     const text = `select ${jsonObject} from bankslips not indexed where seq in (select value from json_each(?)) and ${where} order by ${column}, seq`;

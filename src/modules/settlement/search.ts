@@ -3,7 +3,7 @@ import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
-import { keysetPages, orderedReads } from '../../db/keyset-pages.js';
+import { keysetPages } from '../../db/keyset-pages.js';
 import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import { withSlot } from '../../http/stream-slots.js';
@@ -100,14 +100,10 @@ const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
 async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: number, start: string, end: string, pageRows: number, state: RangeState): AsyncGenerator<JsonBatch> {
   state.reads.queries++;
   const ids = await receivablesRepository.rangeIds(readers, kind, account, start, end);
-  const pages = orderedReads(
-    Math.ceil(ids.length / pageRows),
-    (i) => {
-      state.reads.queries++;
-      return receivablesRepository.rangePageJson(readers, kind, ids.slice(i * pageRows, (i + 1) * pageRows));
-    },
-    2 * readers.size,
-  );
+  const pages = readers.pagesOfIds(ids, pageRows, (page) => {
+    state.reads.queries++;
+    return receivablesRepository.rangePageJson(readers, kind, page);
+  });
   for await (const page of pages) {
     state.reads.rows += page.count;
     yield { count: page.count, encoded: page.chunks };
