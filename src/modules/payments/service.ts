@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../../domain/ids.js';
 import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import type { AppContext } from '../../context.js';
@@ -115,8 +115,8 @@ export class PaymentService {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
-    const paymentId = extra.paymentId ?? randomUUID();
     const now = ctx.clock.now();
+    const paymentId = extra.paymentId ?? timeOrderedUuid(now);
     const at = now.toISOString();
     // A billing's payment has no recovery job of its own: the billing's charge job is its
     // recovery (it resumes under the same payment id and settles a Pending payment, see

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../../domain/ids.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater } from '../../jobs/registry.js';
@@ -50,7 +50,7 @@ export class BillingEngine {
 
   /** Inside the caller's transaction: billing `installment`, Opened, due at `dueAt`, its first charge job and its event. */
   async issue(trx: Executor, sub: { subscription_id: string; merchant_id: string; account_number: number }, amount: number, installment: number, dueAt: Date, by: string): Promise<string | null> {
-    const billingId = randomUUID();
+    const billingId = timeOrderedUuid(this.ctx.clock.now());
     const due = dueAt.toISOString();
     const inserted = await billingsRepository.insertIfAbsent(trx, {
       billing_id: billingId,
@@ -141,7 +141,7 @@ export class BillingEngine {
     }
     // A duplicate or stale job: this attempt was made (or another is in flight).
     if (state.attempts_made !== attempt || state.charging_payment_id !== null) return null;
-    const paymentId = randomUUID();
+    const paymentId = timeOrderedUuid(this.ctx.clock.now());
     if (state.sub_status === 'Active' && (await billingsRepository.claim(db, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString()))) {
       return { paymentId, resumed: false };
     }
