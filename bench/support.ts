@@ -70,8 +70,9 @@ export interface Figures {
   total: number;
 }
 
-export async function load(options: autocannon.Options, warmupSeconds = 3): Promise<Figures> {
+export async function load(options: autocannon.Options, warmupSeconds = 3, afterWarmup?: () => Promise<void>): Promise<Figures> {
   if (warmupSeconds > 0) await autocannon({ ...options, duration: warmupSeconds });
+  await afterWarmup?.();
   const r = await autocannon(options);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, total: r.requests.total };
 }

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { sql } from 'kysely';
 import pg from 'pg';
 import { insertRows, prepared } from '../../src/db/prepared.js';
+import { resetStatisticsGates } from '../../src/db/statistics-gate.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
 /**
@@ -281,5 +282,35 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     for (const query of [byKey, star, planned]) await query.execute(db(), { id: 'a' });
     expect(names[0]).toMatch(/^gw\d+$/);
     expect(names.slice(1)).toEqual([undefined, undefined]);
+  });
+
+  it.runIf(testDialect === 'postgres')('a statement planned per call until its table has statistics is sent named once it has', async () => {
+    resetStatisticsGates();
+    const gated = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select(['n', 'id']).where('id', '=', v('id')), { planEachCall: { untilAnalyzed: 'wb_items' } });
+    const sent: { name?: string; text: string }[] = [];
+    const original = pg.Client.prototype.query;
+    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+      sent.push(typeof args[0] === 'string' ? { text: args[0] } : (args[0] as { name?: string; text: string }));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    restore = () => {
+      pg.Client.prototype.query = original;
+    };
+    await insert(db(), 'wb_items', [{ id: 'a', n: 1 }]);
+    sent.length = 0;
+    // Never analyzed: unnamed, and the catalog is asked once, not on every call.
+    for (let i = 0; i < 5; i++) expect((await gated.first(db(), { id: 'a' }))?.n).toBe(1);
+    const runs = sent.filter((q) => q.text.includes('"wb_items"'));
+    expect(runs).toHaveLength(5);
+    expect(runs.every((q) => q.name === undefined)).toBe(true);
+    expect(sent.filter((q) => q.text.includes('pg_stats'))).toHaveLength(1);
+    // Analyzed: the next check opens the gate and the statement goes out named.
+    await sql`analyze wb_items`.execute(db());
+    resetStatisticsGates();
+    sent.length = 0;
+    for (let i = 0; i < 3; i++) expect((await gated.first(db(), { id: 'a' }))?.n).toBe(1);
+    const named = sent.filter((q) => q.text.includes('"wb_items"'));
+    expect(named).toHaveLength(3);
+    expect(named.every((q) => /^gw\d+$/.test(q.name ?? ''))).toBe(true);
   });
 });

@@ -42,9 +42,16 @@ describe(`card payments (${testDialect})`, () => {
     for (const [pan, status, code] of cases) {
       it(`${pan.slice(0, 6)}...${pan.slice(-4)} -> ${status} ${code}`, async () => {
         const numberToken = await tokenize(t, m, pan);
+        const before = t.ctx.clock.now().getTime();
         const res = await pay(paymentBody({ numberToken }));
+        const after = t.ctx.clock.now().getTime();
         expect(res.statusCode).toBe(201);
         const body = res.json();
+        // A version 7 UUID stamped with the (sandbox) clock's time: new payments land at the end of the id's indexes.
+        expect(body.paymentId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+        const stamped = parseInt(body.paymentId.slice(0, 8) + body.paymentId.slice(9, 13), 16);
+        expect(stamped).toBeGreaterThanOrEqual(before);
+        expect(stamped).toBeLessThanOrEqual(after);
         expect(body).toMatchObject({ status, returnCode: code, amount: 10000, installments: 1, productType: 'avista', referenceTransaction: 'order-1' });
         expect(body.maskedCardNumber).toBe(`${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`);
         expect(body.paymentId).toMatch(/^[0-9a-f-]{36}$/);

@@ -61,15 +61,16 @@ function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
 /**
  * Compiled once per dialect and IP-candidate count (1 + the range lengths in use): building and
  * compiling it costs about as much as running it (some 30 us on SQLite, on every payment).
- * PostgreSQL plans it on every call (not a named statement): a generic plan chosen while
- * `payments` was small walked the merchant's whole window through its (merchant, created_at)
- * index, 5-6 ms a payment instead of 0.15 ms (docs/performance.md, issue 15, fourth session).
+ * PostgreSQL plans it on every call until `payments` has statistics, and names it after: a
+ * generic plan chosen while `payments` was small and never analyzed walked the merchant's whole
+ * window through another index, 5-6 ms a payment instead of 0.15 ms (src/db/statistics-gate.ts;
+ * docs/performance.md, issue 15).
  */
 const byIpCount = new Map<number, PreparedQuery<Record<Slot, unknown>, Record<string, unknown>>>();
 
 function query(ipCount: number) {
   let found = byIpCount.get(ipCount);
-  if (!found) byIpCount.set(ipCount, (found = prepared((db, v) => build(db, v as (slot: Slot) => any, ipCount), { planEachCall: true })));
+  if (!found) byIpCount.set(ipCount, (found = prepared((db, v) => build(db, v as (slot: Slot) => any, ipCount), { planEachCall: { untilAnalyzed: 'payments' } })));
   return found;
 }
 
