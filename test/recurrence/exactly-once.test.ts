@@ -57,6 +57,34 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     expect((await w.api.billings()).map((b) => b.installment)).toEqual([1, 2]);
   });
 
+  it('with the sandbox, the claim, the payment and the outcome commit together: a fault at the end leaves no claim, payment or charge, and the rerun charges once', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    const ledger = () => db().selectFrom('sandbox_acquirer_ledger').select('idempotency_key').execute();
+    const charged = (await ledger()).length;
+    // The last write of the charge's transaction (the next billing) fails.
+    const issue = billingsRepository.insertIfAbsent;
+    billingsRepository.insertIfAbsent = async () => {
+      throw new Error('injected: the next billing cannot be written');
+    };
+    try {
+      await expect(w.t.ctx.recurrence.engine.charge({ billingId: billing.id, attempt: 0 })).rejects.toThrow(/injected/);
+    } finally {
+      billingsRepository.insertIfAbsent = issue;
+    }
+    const row = await db().selectFrom('billings').select(['status', 'attempts_made', 'charging_payment_id']).where('billing_id', '=', billing.id).executeTakeFirstOrThrow();
+    expect({ ...row, attempts_made: Number(row.attempts_made) }).toEqual({ status: 'Opened', attempts_made: 0, charging_payment_id: null });
+    expect(await w.api.payments(billing.id)).toEqual([]);
+    expect(await ledger()).toHaveLength(charged);
+
+    await w.clk.days(1);
+    expect(await w.api.payments(billing.id)).toMatchObject([{ status: 'Authorized' }]);
+    expect(await ledger()).toHaveLength(charged + 1);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid', attemptsHistory: [{ returnCode: '00' }] });
+    expect((await w.api.billings()).map((b) => b.installment)).toEqual([1, 2]);
+  });
+
   it('resumes an attempt whose run died after paying: the payment is read back, not made again', async () => {
     w = await world();
     await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);

@@ -46,6 +46,24 @@ export interface Payer {
 
 export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502; error: ApiError };
 
+/**
+ * A caller's own writes that commit with the payment, in its transaction (the billing engine's
+ * claim and outcome, with an in-database connector): `before` runs first and may refuse, and
+ * then nothing is written and `create` throws PaymentNotTaken; `after` runs last, with the
+ * payment as settled. One COMMIT instead of three (docs/performance.md, issue 15).
+ */
+export interface WithinPayment {
+  before(trx: Executor): Promise<boolean>;
+  after(trx: Executor, row: PaymentRow): Promise<void>;
+}
+
+/** `WithinPayment.before` refused: the transaction rolled back, nothing was written or charged. */
+export class PaymentNotTaken extends Error {
+  constructor() {
+    super('the caller refused the payment inside its transaction');
+  }
+}
+
 interface StoredSplit {
   documentNumberBeneficiary: string;
   type: string;
@@ -111,7 +129,7 @@ export class PaymentService {
    * caller fix the id before the call (it records it first): the id is the primary key and the
    * acquirer's idempotency key, so a retried call with it can never make a second payment.
    */
-  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
+  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; within?: WithinPayment } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
@@ -127,8 +145,12 @@ export class PaymentService {
     // payment's transaction, which then holds everything: no recovery job either.
     const inDatabase = await this.authorizations.inDatabaseFor(payer.merchantId);
     const recoverAt = billing || inDatabase ? null : await this.authorizations.recoverAt(payer.merchantId, now);
+    // An external connector's payment settles after its transaction: nothing could run with it.
+    const within = extra.within;
+    if (within && !inDatabase) throw new Error('payments: `within` needs an in-database connector');
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
+      if (within && !(await within.before(trx))) throw new PaymentNotTaken();
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
@@ -184,11 +206,16 @@ export class PaymentService {
         // Set with the insert: should we die before the send, the settle window runs from here.
         acquirer_sent_at: rejected ? null : ctx.clock.wallNow().toISOString(),
       };
-      if (!rejected && inDatabase) return { row: await this.authorizations.authorizeWithin(trx, inDatabase, row, card), card };
+      if (!rejected && inDatabase) {
+        const settled = await this.authorizations.authorizeWithin(trx, inDatabase, row, card);
+        await within?.after(trx, settled);
+        return { row: settled, card };
+      }
       await paymentsRepository.insert(trx, row);
       if (rejected) {
         // A rejected payment never reaches the acquirer.
         await recordEvent(trx, ctx.queue, row, '', 'Denied', at);
+        await within?.after(trx, row);
       } else if (recoverAt) {
         await ctx.queue.enqueue(trx, {
           kind: RECOVER_JOB,
@@ -212,6 +239,11 @@ export class PaymentService {
     if (!sent.known) return { status: 502, error: unknownError(paymentId) };
     if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
     return { status: 201, body: toPaymentResult(sent.row) };
+  }
+
+  /** Does this merchant's connector answer inside the payment's transaction (`create`'s `within` is possible)? */
+  async settlesWithin(merchantId: string): Promise<boolean> {
+    return (await this.authorizations.inDatabaseFor(merchantId)) !== undefined;
   }
 
   /** Records the acquirer's answer for a Pending payment (see Authorizations.record). */

@@ -31,15 +31,6 @@ const UNANSWERED_RECHECK_MS = 30_000;
 
 const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
 
-function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {
-  return {
-    payment: { status: row.status, returnCode: row.return_code },
-    returnCode: row.return_code,
-    returnMessage: row.return_message ?? row.status,
-    paymentId: row.payment_id,
-  };
-}
-
 /**
  * Makes (or finds) the payment of a claimed attempt, under the id the claim recorded. Found:
  * a previous run of this attempt got as far as the payment and died before recording it, so
@@ -53,19 +44,8 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
   if (existing?.status === 'Pending') return settlePending(ctx, state, existing);
   if (existing) return fromRow(existing);
 
-  const card = await storedCardOf(ctx, state);
-  if (!card) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
-  // Checked before the acquirer is called (contract section 8): an expired stored card is PaymentInvalid.
-  const expiry = validateExpiry(card.expirationMonth, card.expirationYear, ctx.clock.now());
-  if (!expiry.ok || expiry.expired) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
-
-  const body: PaymentBody = {
-    payment: { transactionType: 'credit', amount: Number(chargeCents(BigInt(state.amount))), productType: 'avista', installments: 1 },
-    referenceTransaction: state.billing_id,
-    sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
-    // The payment service loads and opens the stored card itself; the vault's name goes to the acquirer.
-    cardInfo: { vaultId: state.vault_id, cardholderName: card.cardholderName },
-  };
+  const body = await paymentRequestOf(ctx, state);
+  if (!isRequest(body)) return body;
   let outcome;
   try {
     outcome = await ctx.payments.create({ merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, { billingId: state.billing_id, paymentId });
@@ -82,6 +62,36 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
   const row = await ctx.payments.find(paymentId);
   if (!row) throw outcome.error;
   return fromRow(row);
+}
+
+/**
+ * The payment an attempt sends, or why none is sent: checked before the acquirer is called
+ * (contract section 8), a card gone from the vault, or an expired one (PaymentInvalid).
+ */
+export async function paymentRequestOf(ctx: ChargeDeps, state: ChargeState): Promise<PaymentBody | AttemptResult> {
+  const card = await storedCardOf(ctx, state);
+  if (!card) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
+  const expiry = validateExpiry(card.expirationMonth, card.expirationYear, ctx.clock.now());
+  if (!expiry.ok || expiry.expired) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
+  return {
+    payment: { transactionType: 'credit', amount: Number(chargeCents(BigInt(state.amount))), productType: 'avista', installments: 1 },
+    referenceTransaction: state.billing_id,
+    sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
+    // The payment service loads and opens the stored card itself; the vault's name goes to the acquirer.
+    cardInfo: { vaultId: state.vault_id, cardholderName: card.cardholderName },
+  };
+}
+
+export const isRequest = (found: PaymentBody | AttemptResult): found is PaymentBody => 'sellerInfo' in found;
+
+/** An attempt's result read off its payment row. */
+export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {
+  return {
+    payment: { status: row.status, returnCode: row.return_code },
+    returnCode: row.return_code,
+    returnMessage: row.return_message ?? row.status,
+    paymentId: row.payment_id,
+  };
 }
 
 /** The subscription's stored card as the vault shows it (name and expiry; its PAN stays sealed), or null once deleted. */

@@ -3,7 +3,8 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater } from '../../jobs/registry.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
-import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
+import { fromRow, isRequest, paymentRequestOf, runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
+import { PaymentNotTaken } from '../payments/service.js';
 import { decide, type Decision } from './charge-outcome.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
@@ -104,20 +105,86 @@ export class BillingEngine {
    */
   async charge({ billingId, attempt }: ChargePayload): Promise<void> {
     const state = await billingsRepository.loadForCharge(this.ctx.database.db, billingId);
-    const taken = state && (await this.takeAttempt(state, attempt));
-    if (!state || !taken) return;
+    if (!state) return;
+    const inOne = await this.chargeInOneTransaction(state, attempt);
+    if (inOne === 'done') return;
+    const taken = inOne ?? (await this.takeAttempt(state, attempt));
+    if (!taken) return;
 
-    let result = await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
+    const result = 'result' in taken ? taken.result : await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
+    await this.conclude(state, attempt, taken.paymentId, result);
+  }
+
+  /**
+   * A fresh attempt with an in-database connector (the sandbox): the claim, the payment with its
+   * authorization, and the outcome with the next billing commit together, in the payment's
+   * transaction. A crash or fault before that COMMIT leaves no claim, no payment and no charge,
+   * so the job's next run starts over; a twin run waits on the billing row and then finds the
+   * attempt taken. Only a payment held by anti-fraud review (to be voided) or left Pending is
+   * concluded after the COMMIT, as `charge` does, fenced by the committed claim. Undefined: go
+   * the two-step way (an external acquirer, a resumed attempt, a card refused before paying).
+   */
+  private async chargeInOneTransaction(state: ChargeState, attempt: number): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
+    if (state.status !== 'Opened' || state.attempts_made !== attempt || state.charging_payment_id !== null || state.sub_status !== 'Active') return undefined;
+    if (!(await this.ctx.payments.settlesWithin(state.merchant_id))) return undefined;
+    const body = await paymentRequestOf(this.ctx, state);
+    if (!isRequest(body)) return undefined;
+    const paymentId = timeOrderedUuid(this.ctx.clock.now());
+    const payer = { merchantId: state.merchant_id, accountNumber: Number(state.account_number) };
+    let later: AttemptResult | undefined;
+    let blocked: AttemptResult | undefined;
+    try {
+      await this.ctx.payments.create(payer, body, {
+        billingId: state.billing_id,
+        paymentId,
+        within: {
+          before: (trx) => billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString()),
+          after: async (trx, row) => {
+            const result = fromRow(row);
+            const decision = this.decisionOf(state, attempt, result);
+            if (decision.kind === 'wait' || decision.kind === 'void') later = result;
+            else if (await this.recordIn(trx, state, attempt, paymentId, result, decision)) blocked = result;
+          },
+        },
+      });
+    } catch (error) {
+      if (error instanceof PaymentNotTaken) {
+        await this.stopIfHalted(state.billing_id, attempt);
+        return 'done';
+      }
+      // Refused before paying (the card left the vault meanwhile, a rule): all rolled back, the
+      // two-step way records why nothing was charged.
+      if (error instanceof ApiError && error.statusCode < 500) return undefined;
+      throw error;
+    }
+    // After the commit: a rolled-back block is never reported.
+    if (blocked) this.logBlocked(state, blocked);
+    return later ? { paymentId, result: later } : 'done';
+  }
+
+  private decisionOf(state: ChargeState, attempt: number, result: AttemptResult): Decision {
     const context = { dueDate: new Date(state.expire_at), failuresSoFar: attempt + 1, attempts: state.plan_attempts };
-    let decision: Decision = result.payment ? decide(result.payment, context) : { kind: 'final', status: 'PaymentInvalid', blockSubscription: false };
+    return result.payment ? decide(result.payment, context) : { kind: 'final', status: 'PaymentInvalid', blockSubscription: false };
+  }
+
+  /** Decides and records an attempt's result: waits for a Pending payment, voids a held one first. */
+  private async conclude(state: ChargeState, attempt: number, paymentId: string, first: AttemptResult): Promise<void> {
+    const billingId = state.billing_id;
+    let result = first;
+    let decision = this.decisionOf(state, attempt, result);
     if (decision.kind === 'wait') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + (result.retryInMs ?? PENDING_RECHECK_MS)), 'payment pending at the acquirer');
     if (decision.kind === 'void') {
-      result = await this.voidHeld(state.merchant_id, taken.paymentId);
-      decision = decide(result.payment!, context);
+      result = await this.voidHeld(state.merchant_id, paymentId);
+      decision = this.decisionOf(state, attempt, result);
       // Still undecided (a concurrent change not visible yet): the job runs again and resumes.
-      if (decision.kind === 'void' || decision.kind === 'wait') throw new Error(`payment ${taken.paymentId} of billing ${billingId} is still ${result.payment!.status}`);
+      if (decision.kind === 'void' || decision.kind === 'wait') throw new Error(`payment ${paymentId} of billing ${billingId} is still ${result.payment!.status}`);
     }
-    await this.record(state, attempt, taken.paymentId, result, decision);
+    let blocked = false;
+    await this.ctx.database.db.transaction().execute(async (trx) => {
+      blocked = await this.recordIn(trx, state, attempt, paymentId, result, decision);
+    });
+    // After the commit: a rolled-back block is never reported.
+    if (blocked) this.logBlocked(state, result);
   }
 
   /** The payment id this run charges the attempt under, or null when it must not charge. */
@@ -184,7 +251,8 @@ export class BillingEngine {
     };
   }
 
-  private async record(state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision): Promise<void> {
+  /** In the caller's transaction: the attempt's outcome, its events, and the next billing when it ended. True when it blocked the subscription. */
+  private async recordIn(trx: Executor, state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision): Promise<boolean> {
     const now = this.ctx.clock.now();
     const at = now.toISOString();
     const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
@@ -192,43 +260,42 @@ export class BillingEngine {
     const claim = { billingId: state.billing_id, attempt, paymentId };
     // What the events of this attempt tell of it: the charge's answer.
     const outcome = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
-    let blocked = false;
-    await this.ctx.database.db.transaction().execute(async (trx) => {
-      // Read inside the transaction: the subscription may have been cancelled while we charged.
-      let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
-      if (decision.kind === 'retry' && subStatus === 'Active') {
-        const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
-        if (recorded) {
-          await this.emit(trx, [billingEvent('billing.retry_scheduled', state, at, { ...outcome, nextAttemptDate: decision.at.toISOString(), attempt: attempt + 1 })]);
-          await this.ctx.queue.enqueue(trx, {
-            kind: CHARGE_JOB,
-            payload: { billingId: state.billing_id, attempt: attempt + 1 } satisfies ChargePayload,
-            runAt: decision.at,
-            dedupeKey: chargeKey(state.billing_id, attempt + 1),
-          });
-        }
-        return;
+    // Read inside the transaction: the subscription may have been cancelled while we charged.
+    let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
+    if (decision.kind === 'retry' && subStatus === 'Active') {
+      const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
+      if (recorded) {
+        await this.emit(trx, [billingEvent('billing.retry_scheduled', state, at, { ...outcome, nextAttemptDate: decision.at.toISOString(), attempt: attempt + 1 })]);
+        await this.ctx.queue.enqueue(trx, {
+          kind: CHARGE_JOB,
+          payload: { billingId: state.billing_id, attempt: attempt + 1 } satisfies ChargePayload,
+          runAt: decision.at,
+          dedupeKey: chargeKey(state.billing_id, attempt + 1),
+        });
       }
-      // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
-      const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
-      if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return;
-      await this.emit(trx, [billingEvent(BILLING_END[status], state, at, outcome)]);
-      if (decision.kind === 'final' && decision.blockSubscription) {
-        const why = { blocked_reason: result.returnMessage, blocked_return_code: result.returnCode };
-        if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at, why)) {
-          subStatus = 'Blocked';
-          blocked = true;
-          await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
-        }
-      }
-      await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
-    });
-    // After the commit: a rolled-back block is never reported.
-    if (blocked) {
-      this.ctx.logger.warn(
-        { event: 'subscription.blocked', subscriptionId: state.subscription_id, billingId: state.billing_id, merchantId: state.merchant_id, paymentId: result.paymentId, returnCode: result.returnCode },
-        'subscription blocked',
-      );
+      return false;
     }
+    // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
+    const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
+    if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return false;
+    await this.emit(trx, [billingEvent(BILLING_END[status], state, at, outcome)]);
+    let blocked = false;
+    if (decision.kind === 'final' && decision.blockSubscription) {
+      const why = { blocked_reason: result.returnMessage, blocked_return_code: result.returnCode };
+      if (await subscriptionsRepository.transition(trx, state.subscription_id, ['Active'], 'Blocked', at, why)) {
+        subStatus = 'Blocked';
+        blocked = true;
+        await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
+      }
+    }
+    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
+    return blocked;
+  }
+
+  private logBlocked(state: ChargeState, result: AttemptResult): void {
+    this.ctx.logger.warn(
+      { event: 'subscription.blocked', subscriptionId: state.subscription_id, billingId: state.billing_id, merchantId: state.merchant_id, paymentId: result.paymentId, returnCode: result.returnCode },
+      'subscription blocked',
+    );
   }
 }
