@@ -205,9 +205,12 @@ export class JobQueue {
       .execute();
   }
 
-  /** Marks the job done; false when this worker no longer holds it (its lease expired and another took it). */
-  async complete(job: ClaimedJob, workerId: string): Promise<boolean> {
-    const result = await this.fenced(job, workerId)
+  /**
+   * Marks the job done; false when this worker no longer holds it (its lease expired and another
+   * took it). `db`: a transaction of the handler's (JobRunContext.completeIn).
+   */
+  async complete(job: ClaimedJob, workerId: string, db: Executor = this.database.db): Promise<boolean> {
+    const result = await this.fenced(job, workerId, db)
       .set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() })
       .executeTakeFirst();
     return result.numUpdatedRows > 0n;
@@ -410,8 +413,8 @@ export class JobQueue {
    * Fencing: a write about a claimed job applies only while this claim still holds it. The
    * attempts count identifies the claim, so even a re-used worker id cannot finish a newer claim.
    */
-  private fenced(job: ClaimedJob, workerId: string) {
-    return this.database.db
+  private fenced(job: ClaimedJob, workerId: string, db: Executor = this.database.db) {
+    return db
       .updateTable('jobs')
       .where('id', '=', job.id)
       .where('status', '=', 'running')

@@ -1,4 +1,5 @@
 import type { Clock } from '../clock.js';
+import type { Executor } from '../db/connection.js';
 import { errorMessage, type ClaimedJob, type FailOutcome, type JobQueue } from './queue.js';
 import { RetryLater, type JobHandlers } from './registry.js';
 
@@ -27,10 +28,13 @@ export interface JobRunner {
 export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: string): Promise<JobOutcome> {
   const { queue, handlers, clock, logger } = runner;
   const log = { jobId: job.id, kind: job.kind, attempt: job.attempts };
+  // Set when the handler completed the job in its own transaction (JobRunContext.completeIn).
+  let completed: boolean | undefined;
+  const completeIn = async (trx: Executor) => (completed = await queue.complete(job, workerId, trx));
   try {
     const registered = handlers.get(job.kind);
     if (!registered) throw new Error(`no handler registered for job kind "${job.kind}"`);
-    await registered.handler(job.payload, { job, clock });
+    await registered.handler(job.payload, { job, clock, completeIn });
   } catch (error) {
     if (error instanceof RetryLater) {
       return (await queue.reschedule(job, workerId, error.at)) ? 'rescheduled' : lost(logger, log);
@@ -40,7 +44,8 @@ export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: strin
     logger.error({ event: 'job.failed', ...log, error: errorMessage(error), outcome }, 'job failed');
     return outcome === 'lost' ? lost(logger, log) : outcome;
   }
-  return (await queue.complete(job, workerId)) ? 'done' : lost(logger, log);
+  if (completed === undefined) completed = await queue.complete(job, workerId);
+  return completed ? 'done' : lost(logger, log);
 }
 
 /** The lease expired while the handler ran and another worker took the job: its record wins. */

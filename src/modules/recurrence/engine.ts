@@ -1,7 +1,7 @@
 import { timeOrderedUuid } from '../../domain/ids.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
-import { RetryLater } from '../../jobs/registry.js';
+import { RetryLater, type JobRunContext } from '../../jobs/registry.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
 import { fromRow, isRequest, paymentRequestOf, runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { PaymentNotTaken } from '../payments/service.js';
@@ -103,10 +103,10 @@ export class BillingEngine {
    *   payment if it was made rather than paying again (see runAttempt);
    * - the outcome is recorded fenced by the claim, so it is recorded once.
    */
-  async charge({ billingId, attempt }: ChargePayload): Promise<void> {
+  async charge({ billingId, attempt }: ChargePayload, run?: Pick<JobRunContext, 'completeIn'>): Promise<void> {
     const state = await billingsRepository.loadForCharge(this.ctx.database.db, billingId);
     if (!state) return;
-    const inOne = await this.chargeInOneTransaction(state, attempt);
+    const inOne = await this.chargeInOneTransaction(state, attempt, run);
     if (inOne === 'done') return;
     const taken = inOne ?? (await this.takeAttempt(state, attempt));
     if (!taken) return;
@@ -121,10 +121,11 @@ export class BillingEngine {
    * transaction. A crash or fault before that COMMIT leaves no claim, no payment and no charge,
    * so the job's next run starts over; a twin run waits on the billing row and then finds the
    * attempt taken. Only a payment held by anti-fraud review (to be voided) or left Pending is
-   * concluded after the COMMIT, as `charge` does, fenced by the committed claim. Undefined: go
+   * concluded after the COMMIT, as `charge` does, fenced by the committed claim. The job itself
+   * is marked done in the same transaction when it runs as one (`run`). Undefined: go
    * the two-step way (an external acquirer, a resumed attempt, a card refused before paying).
    */
-  private async chargeInOneTransaction(state: ChargeState, attempt: number): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
+  private async chargeInOneTransaction(state: ChargeState, attempt: number, run?: Pick<JobRunContext, 'completeIn'>): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
     if (state.status !== 'Opened' || state.attempts_made !== attempt || state.charging_payment_id !== null || state.sub_status !== 'Active') return undefined;
     if (!(await this.ctx.payments.settlesWithin(state.merchant_id))) return undefined;
     const body = await paymentRequestOf(this.ctx, state);
@@ -142,8 +143,10 @@ export class BillingEngine {
           after: async (trx, row) => {
             const result = fromRow(row);
             const decision = this.decisionOf(state, attempt, result);
-            if (decision.kind === 'wait' || decision.kind === 'void') later = result;
-            else if (await this.recordIn(trx, state, attempt, paymentId, result, decision)) blocked = result;
+            if (decision.kind === 'wait' || decision.kind === 'void') return void (later = result);
+            if (await this.recordIn(trx, state, attempt, paymentId, result, decision)) blocked = result;
+            // The charge job ends with this COMMIT too (not when it concludes after it, above).
+            await run?.completeIn(trx);
           },
         },
       });
