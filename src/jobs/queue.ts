@@ -210,10 +210,8 @@ export class JobQueue {
    * took it). `db`: a transaction of the handler's (JobRunContext.completeIn).
    */
   async complete(job: ClaimedJob, workerId: string, db: Executor = this.database.db): Promise<boolean> {
-    const result = await this.fenced(job, workerId, db)
-      .set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() })
-      .executeTakeFirst();
-    return result.numUpdatedRows > 0n;
+    const result = await completeJob.execute(db, { id: job.id, workerId, attempts: job.attempts, at: this.clock.now().toISOString() });
+    return Number(result.numAffectedRows ?? 0) > 0;
   }
 
   /**
@@ -413,8 +411,8 @@ export class JobQueue {
    * Fencing: a write about a claimed job applies only while this claim still holds it. The
    * attempts count identifies the claim, so even a re-used worker id cannot finish a newer claim.
    */
-  private fenced(job: ClaimedJob, workerId: string, db: Executor = this.database.db) {
-    return db
+  private fenced(job: ClaimedJob, workerId: string) {
+    return this.database.db
       .updateTable('jobs')
       .where('id', '=', job.id)
       .where('status', '=', 'running')
@@ -507,6 +505,16 @@ const insertJob = (db: Executor, v: (name: keyof NewJobRow) => unknown) =>
 const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) => insertJob(db, v).returning('id'));
 /** The same insert with no id read back: held on PostgreSQL until the transaction's next statement (enqueueWithoutId). */
 const insertOneHeld = prepared<Record<keyof NewJobRow, unknown>, never>((db, v) => insertJob(db, v), { writeBehind: true });
+// Once per job run: compiled once (src/db/prepared.ts). Fenced as `fenced` is.
+const completeJob = prepared<{ id: number; workerId: string; attempts: number; at: string }, never>((db, v) =>
+  db
+    .updateTable('jobs')
+    .set({ status: 'done', locked_until: null, updated_at: v('at') })
+    .where('id', '=', v('id'))
+    .where('status', '=', 'running')
+    .where('locked_by', '=', v('workerId'))
+    .where('attempts', '=', v('attempts')),
+);
 const cancelPending = prepared<{ dedupeKey: string }, never>((db, v) => db.deleteFrom('jobs').where('dedupe_key', '=', v('dedupeKey')).where('status', '=', 'pending'));
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {

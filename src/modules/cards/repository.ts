@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import { allColumns } from '../../db/columns.js';
 import { prepared } from '../../db/prepared.js';
 import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
 
@@ -9,8 +10,12 @@ export type VaultCardRow = Selectable<VaultCardsTable>;
 
 /** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
 /** Read on every vault payment: compiled once (src/db/prepared.ts). */
+const VAULT_CARD_COLUMNS = allColumns<VaultCardsTable>()([
+  'vault_id', 'merchant_id', 'cardholder_name', 'sandbox_return_code', 'created_at', 'deleted_at',
+  'pan_sealed', 'brand', 'bin', 'last4', 'pan_length', 'exp_month', 'exp_year', 'fingerprint',
+]);
 const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>((db, v) =>
-  db.selectFrom('vault_cards').selectAll().where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
+  db.selectFrom('vault_cards').select(VAULT_CARD_COLUMNS).where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
 );
 
 export const CURRENT_KEY_SETTING = 'card_key_current';

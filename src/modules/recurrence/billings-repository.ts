@@ -1,5 +1,7 @@
 import type { Executor } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
+import { allColumns } from '../../db/columns.js';
+import type { BillingsTable } from '../../db/schema.js';
 import type { Paging } from '../../http/listing.js';
 import type { BillingRow } from './views.js';
 
@@ -198,12 +200,18 @@ const insertBilling = prepared<BillingRow, never>((db, v) =>
     .onConflict((oc) => oc.columns(['subscription_id', 'installment']).doNothing()),
 );
 
+// Listed, not `b.*`: the charge's load is then planned once per connection on PostgreSQL (src/db/columns.ts).
+const BILLING_COLUMNS = allColumns<BillingsTable>()([
+  'billing_id', 'merchant_id', 'subscription_id', 'installment', 'status', 'amount', 'expire_at', 'attempts_made',
+  'next_attempt_at', 'charging_payment_id', 'attempts_history', 'created_by', 'created_at', 'modified_by', 'modified_at',
+]);
+
 const loadForCharge = prepared<{ billingId: string }, ChargeState>((db, v) =>
   db
     .selectFrom('billings as b')
     .innerJoin('subscriptions as s', 's.subscription_id', 'b.subscription_id')
     .innerJoin('plans as p', 'p.plan_id', 's.plan_id')
-    .selectAll('b')
+    .select(BILLING_COLUMNS.map((c) => `b.${c}` as const))
     .select([
       's.status as sub_status',
       's.vault_id',
