@@ -1,4 +1,4 @@
-import { timeOrderedUuid } from '../../domain/ids.js';
+import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import type { AppContext } from '../../context.js';

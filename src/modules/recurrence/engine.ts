@@ -1,4 +1,4 @@
-import { timeOrderedUuid } from '../../domain/ids.js';
+import { timeOrderedUuid } from '../../ids.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater, type JobRunContext } from '../../jobs/registry.js';
