@@ -215,29 +215,6 @@ export class JobQueue {
   }
 
   /**
-   * Marks several claimed jobs done in one statement (the sandbox advance's completions, see
-   * CompletionBatch), each fenced as `complete` fences one: by this worker and the job's own
-   * attempts count, so a job whose lease was lost and retaken is left to its new holder.
-   * Answers the ids this call completed.
-   */
-  async completeMany(jobs: readonly ClaimedJob[], workerId: string): Promise<Set<number>> {
-    if (jobs.length === 0) return new Set();
-    // Padded to a power of two (repeating the first job) so the statement has one of a few
-    // texts: SQLite's prepared statements are cached by text.
-    const size = 2 ** Math.ceil(Math.log2(jobs.length));
-    const padded = [...jobs, ...Array<ClaimedJob>(size - jobs.length).fill(jobs[0])];
-    const rows = await this.database.db
-      .updateTable('jobs')
-      .set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() })
-      .where('status', '=', 'running')
-      .where('locked_by', '=', workerId)
-      .where((eb) => eb.or(padded.map((job) => eb.and([eb('id', '=', job.id), eb('attempts', '=', job.attempts)]))))
-      .returning('id')
-      .execute();
-    return new Set(rows.map((r) => Number(r.id)));
-  }
-
-  /**
    * Records a failed attempt: back to pending with exponential backoff (or at `retryAt`) while
    * attempts remain, else failed for good. Only the message is stored: stacks stay out of the
    * database and out of any API that shows the job.
