@@ -85,6 +85,30 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     expect((await w.api.billings()).map((b) => b.installment)).toEqual([1, 2]);
   });
 
+  it('a subscription cancelled while its billing is charged in one transaction waits for it, then cancels the next billing it issued', async () => {
+    w = await world();
+    const subscriptionId = await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    // Inside the charge's transaction, as it issues the next billing, the merchant cancels.
+    const issue = billingsRepository.insertIfAbsent;
+    let cancel: Promise<unknown> | undefined;
+    billingsRepository.insertIfAbsent = async (...args) => {
+      cancel = w.api.post(`/gateway/v1/recurrences/subscriptions/${subscriptionId}/status`, { status: 'Canceled' });
+      await new Promise((r) => setTimeout(r, 300));
+      return issue.apply(billingsRepository, args);
+    };
+    try {
+      await w.clk.days(1);
+    } finally {
+      billingsRepository.insertIfAbsent = issue;
+    }
+    expect(cancel).toBeDefined();
+    expect(((await cancel) as { statusCode: number }).statusCode).toBe(200);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid' });
+    const next = (await w.api.billings()).find((b) => b.installment === 2);
+    expect(next).toMatchObject({ status: 'Canceled' });
+  });
+
   it('resumes an attempt whose run died after paying: the payment is read back, not made again', async () => {
     w = await world();
     await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);

@@ -120,7 +120,8 @@ export class BillingEngine {
    * authorization, and the outcome with the next billing commit together, in the payment's
    * transaction. A crash or fault before that COMMIT leaves no claim, no payment and no charge,
    * so the job's next run starts over; a twin run waits on the billing row and then finds the
-   * attempt taken. Only a payment held by anti-fraud review (to be voided) or left Pending is
+   * attempt taken. The subscription's status is read first and held to the COMMIT: a cancel
+   * meanwhile waits, then sees (and cancels) the next billing this transaction issued. Only a payment held by anti-fraud review (to be voided) or left Pending is
    * concluded after the COMMIT, as `charge` does, fenced by the committed claim. The job itself
    * is marked done in the same transaction when it runs as one (`run`). Undefined: go
    * the two-step way (an external acquirer, a resumed attempt, a card refused before paying).
@@ -134,17 +135,23 @@ export class BillingEngine {
     const payer = { merchantId: state.merchant_id, accountNumber: Number(state.account_number) };
     let later: AttemptResult | undefined;
     let blocked: AttemptResult | undefined;
+    let subStatus: string | undefined;
     try {
       await this.ctx.payments.create(payer, body, {
         billingId: state.billing_id,
         paymentId,
         within: {
-          before: (trx) => billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString()),
+          before: async (trx) => {
+            // Held to the COMMIT: a cancel meanwhile waits for it, then cancels the next billing.
+            subStatus = await subscriptionsRepository.holdStatus(trx, state.subscription_id);
+            if (subStatus !== 'Active') return false;
+            return billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString());
+          },
           after: async (trx, row) => {
             const result = fromRow(row);
             const decision = this.decisionOf(state, attempt, result);
             if (decision.kind === 'wait' || decision.kind === 'void') return void (later = result);
-            if (await this.recordIn(trx, state, attempt, paymentId, result, decision)) blocked = result;
+            if (await this.recordIn(trx, state, attempt, paymentId, result, decision, subStatus)) blocked = result;
             // The charge job ends with this COMMIT too (not when it concludes after it, above).
             await run?.completeIn(trx);
           },
@@ -255,7 +262,7 @@ export class BillingEngine {
   }
 
   /** In the caller's transaction: the attempt's outcome, its events, and the next billing when it ended. True when it blocked the subscription. */
-  private async recordIn(trx: Executor, state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision): Promise<boolean> {
+  private async recordIn(trx: Executor, state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision, heldStatus?: string): Promise<boolean> {
     const now = this.ctx.clock.now();
     const at = now.toISOString();
     const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
@@ -263,8 +270,9 @@ export class BillingEngine {
     const claim = { billingId: state.billing_id, attempt, paymentId };
     // What the events of this attempt tell of it: the charge's answer.
     const outcome = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
-    // Read inside the transaction: the subscription may have been cancelled while we charged.
-    let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
+    // Read inside the transaction: the subscription may have been cancelled while we charged
+    // (unless the caller holds it since before the charge: `heldStatus`).
+    let subStatus = heldStatus ?? (await subscriptionsRepository.statusOf(trx, state.subscription_id));
     if (decision.kind === 'retry' && subStatus === 'Active') {
       const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
       if (recorded) {

@@ -1,3 +1,4 @@
+import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { prepared } from '../../db/prepared.js';
 import type { Paging } from '../../http/listing.js';
@@ -33,6 +34,16 @@ export const subscriptionsRepository = {
     const row = await statusOf.first(db, { subscriptionId });
     if (!row) throw new Error(`subscription ${subscriptionId} not found`);
     return row.status;
+  },
+
+  /**
+   * A subscription's status, held until the caller's transaction ends (PostgreSQL: FOR SHARE;
+   * SQLite has one writer at a time anyway). A status change (a cancel) waits for that
+   * transaction, so the caller's decisions on the status stand until it commits, and the change
+   * then sees what it wrote (a next billing, which a cancel then cancels).
+   */
+  async holdStatus(db: Executor, subscriptionId: string): Promise<string | undefined> {
+    return (await heldStatus.first(db, { subscriptionId }))?.status;
   },
 
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
@@ -106,3 +117,7 @@ export const subscriptionsRepository = {
 
 /** The billing engine reads it in every outcome's transaction: compiled once. */
 const statusOf = prepared<{ subscriptionId: string }, { status: string }>((db, v) => db.selectFrom('subscriptions').select('status').where('subscription_id', '=', v('subscriptionId')));
+const heldStatus = prepared<{ subscriptionId: string }, { status: string }>((db, v) => {
+  const query = db.selectFrom('subscriptions').select('status').where('subscription_id', '=', v('subscriptionId'));
+  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query;
+});
