@@ -81,8 +81,23 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     await w.clk.days(1);
     expect(await w.api.payments(billing.id)).toMatchObject([{ status: 'Authorized' }]);
     expect(await ledger()).toHaveLength(charged + 1);
+    // The name recorded and sent is the stored card's, read in the charge's own transaction.
+    const { cardholder_name } = await db().selectFrom('vault_cards').select('cardholder_name').where('vault_id', '=', w.vaultId).executeTakeFirstOrThrow();
+    expect(await db().selectFrom('payments').select('cardholder_name').where('billing_id', '=', billing.id).execute()).toEqual([{ cardholder_name }]);
     expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid', attemptsHistory: [{ returnCode: '00' }] });
     expect((await w.api.billings()).map((b) => b.installment)).toEqual([1, 2]);
+  });
+
+  it('a stored card deleted before the charge is not charged: the one transaction rolls back and the billing is PaymentInvalid (14)', async () => {
+    w = await world();
+    await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    expect((await w.t.inject({ method: 'DELETE', url: `/gateway/v1/vaults/cards/${w.vaultId}`, headers: w.m.headers })).statusCode).toBe(200);
+    const before = authorizeCalls();
+    await w.clk.days(1);
+    expect(authorizeCalls()).toBe(before);
+    expect(await w.api.payments(billing.id)).toEqual([]);
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'PaymentInvalid', attemptsHistory: [{ returnCode: '14', paymentId: null }] });
   });
 
   it('a subscription cancelled while its billing is charged in one transaction waits for it, then cancels the next billing it issued', async () => {

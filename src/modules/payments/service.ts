@@ -54,6 +54,11 @@ export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502
  */
 export interface WithinPayment {
   before(trx: Executor): Promise<boolean>;
+  /**
+   * The stored card, as read in the transaction, before anti-fraud and the acquirer: throw to
+   * refuse it (everything rolls back); answers the cardholder name to record and send.
+   */
+  storedCard?(card: { expMonth: string; expYear: string; cardholderName?: string }): string;
   after(trx: Executor, row: PaymentRow): Promise<void>;
 }
 
@@ -154,6 +159,7 @@ export class PaymentService {
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
+      const cardholderName = within?.storedCard ? within.storedCard(card) : body.cardInfo.cardholderName;
       const customer = body.customer;
       const assessment = await ctx.antifraud.assess(trx, {
         merchantId: payer.merchantId,
@@ -181,7 +187,7 @@ export class PaymentService {
         card_fingerprint: card.fingerprint,
         card_source: card.source,
         vault_id: card.vaultId ?? null,
-        cardholder_name: body.cardInfo.cardholderName,
+        cardholder_name: cardholderName,
         reference_transaction: body.referenceTransaction ?? null,
         url_callback: body.urlCallBack ?? null,
         code_anti_fraud: body.sellerInfo.codeAntiFraud,

@@ -71,18 +71,28 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
 export async function paymentRequestOf(ctx: ChargeDeps, state: ChargeState): Promise<PaymentBody | AttemptResult> {
   const card = await storedCardOf(ctx, state);
   if (!card) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
-  const expiry = validateExpiry(card.expirationMonth, card.expirationYear, ctx.clock.now());
-  if (!expiry.ok || expiry.expired) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
+  if (expired(ctx, card.expirationMonth, card.expirationYear)) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
+  return billingPaymentBody(state, card.cardholderName);
+}
+
+/** Checked before the acquirer is called (contract section 8): an expired stored card is PaymentInvalid. */
+export function expired(ctx: Pick<ChargeDeps, 'clock'>, month: string, year: string): boolean {
+  const expiry = validateExpiry(month, year, ctx.clock.now());
+  return !expiry.ok || expiry.expired;
+}
+
+/** The payment a billing's attempt makes with the subscription's stored card. */
+export function billingPaymentBody(state: ChargeState, cardholderName: string): PaymentBody {
   return {
     payment: { transactionType: 'credit', amount: Number(chargeCents(BigInt(state.amount))), productType: 'avista', installments: 1 },
     referenceTransaction: state.billing_id,
     sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE },
     // The payment service loads and opens the stored card itself; the vault's name goes to the acquirer.
-    cardInfo: { vaultId: state.vault_id, cardholderName: card.cardholderName },
+    cardInfo: { vaultId: state.vault_id, cardholderName },
   };
 }
 
-export const isRequest = (found: PaymentBody | AttemptResult): found is PaymentBody => 'sellerInfo' in found;
+const isRequest = (found: PaymentBody | AttemptResult): found is PaymentBody => 'sellerInfo' in found;
 
 /** An attempt's result read off its payment row. */
 export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater, type JobRunContext } from '../../jobs/registry.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
-import { fromRow, isRequest, paymentRequestOf, runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
+import { billingPaymentBody, expired, fromRow, runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { PaymentNotTaken } from '../payments/service.js';
 import { decide, type Decision } from './charge-outcome.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
@@ -23,6 +23,9 @@ export const chargeKey = (billingId: string, attempt: number) => `${CHARGE_JOB}:
 const DAY_MS = 86_400_000;
 /** A payment left Pending with no better estimate (its answer was lost a moment ago) is looked at again after this. */
 const PENDING_RECHECK_MS = 30_000;
+
+/** The one-transaction charge's stored card may not be sent (expired): it rolls back and goes the two-step way. */
+class CardNotSent extends Error {}
 
 /** The plan terms the engine needs when a billing ends. */
 export interface PlanCycle {
@@ -129,8 +132,8 @@ export class BillingEngine {
   private async chargeInOneTransaction(state: ChargeState, attempt: number, run?: Pick<JobRunContext, 'completeIn'>): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
     if (state.status !== 'Opened' || state.attempts_made !== attempt || state.charging_payment_id !== null || state.sub_status !== 'Active') return undefined;
     if (!(await this.ctx.payments.settlesWithin(state.merchant_id))) return undefined;
-    const body = await paymentRequestOf(this.ctx, state);
-    if (!isRequest(body)) return undefined;
+    // The vault's name is filled in from the card the payment reads (`storedCard` below).
+    const body = billingPaymentBody(state, '');
     const paymentId = timeOrderedUuid(this.ctx.clock.now());
     const payer = { merchantId: state.merchant_id, accountNumber: Number(state.account_number) };
     let later: AttemptResult | undefined;
@@ -147,6 +150,11 @@ export class BillingEngine {
             if (subStatus !== 'Active') return false;
             return billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString());
           },
+          // An expired card is not sent: all rolls back, and the two-step way records it (54).
+          storedCard: (card) => {
+            if (expired(this.ctx, card.expMonth, card.expYear) || !card.cardholderName) throw new CardNotSent();
+            return card.cardholderName;
+          },
           after: async (trx, row) => {
             const result = fromRow(row);
             const decision = this.decisionOf(state, attempt, result);
@@ -158,6 +166,7 @@ export class BillingEngine {
         },
       });
     } catch (error) {
+      if (error instanceof CardNotSent) return undefined;
       if (error instanceof PaymentNotTaken) {
         await this.stopIfHalted(state.billing_id, attempt);
         return 'done';
