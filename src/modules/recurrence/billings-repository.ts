@@ -100,10 +100,16 @@ export const billingsRepository = {
     claim: { billingId: string; attempt: number; paymentId: string },
     fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history'>,
     at: string,
+    options: { claimedInThisTransaction?: boolean } = {},
   ): Promise<boolean> {
     // A null next_attempt_at cannot fill a prepared slot (a marker stands for a value): the
     // two shapes are two statements.
     const values = { billingId: claim.billingId, attempts: claim.attempt + 1, paymentId: claim.paymentId, status: fields.status, history: fields.attempts_history, by: SYSTEM, at };
+    if (options.claimedInThisTransaction) {
+      // The claim was made in this same transaction: the row is held and matches the fence.
+      await (fields.next_attempt_at === null ? recordEndHeld.execute(db, values) : recordRetryHeld.execute(db, { ...values, next: fields.next_attempt_at }));
+      return true;
+    }
     const result = fields.next_attempt_at === null ? await recordEnd.execute(db, values) : await recordRetry.execute(db, { ...values, next: fields.next_attempt_at });
     return Number(result.numAffectedRows) === 1;
   },
@@ -244,8 +250,9 @@ const claimAttempt = prepared<{ billingId: string; attempt: number; attempts: nu
 );
 
 type RecordValues = { billingId: string; attempts: number; paymentId: string; status: string; history: string; by: string; at: string };
-const recordFenced = (next: 'null' | 'value') =>
-  prepared<RecordValues & { next?: string }, never>((db, v) =>
+const recordFenced = (next: 'null' | 'value', writeBehind = false) =>
+  prepared<RecordValues & { next?: string }, never>(
+    (db, v) =>
     db
       .updateTable('billings')
       .set({
@@ -260,6 +267,11 @@ const recordFenced = (next: 'null' | 'value') =>
       .where('status', '=', 'Opened')
       .where('attempts_made', '=', v('attempts'))
       .where('charging_payment_id', '=', v('paymentId')),
+    { writeBehind },
   );
 const recordEnd = recordFenced('null');
 const recordRetry = recordFenced('value');
+// Sent with the transaction's next statement on PostgreSQL (src/db/pg-driver.ts): for a caller
+// whose own transaction made the claim, where the fence cannot fail.
+const recordEndHeld = recordFenced('null', true);
+const recordRetryHeld = recordFenced('value', true);

@@ -282,8 +282,10 @@ export class BillingEngine {
     // Read inside the transaction: the subscription may have been cancelled while we charged
     // (unless the caller holds it since before the charge: `heldStatus`).
     let subStatus = heldStatus ?? (await subscriptionsRepository.statusOf(trx, state.subscription_id));
+    // The one-transaction charge made its claim in this transaction: the outcome's fence holds.
+    const held = { claimedInThisTransaction: heldStatus !== undefined };
     if (decision.kind === 'retry' && subStatus === 'Active') {
-      const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
+      const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at, held);
       if (recorded) {
         await this.emit(trx, [billingEvent('billing.retry_scheduled', state, at, { ...outcome, nextAttemptDate: decision.at.toISOString(), attempt: attempt + 1 })]);
         await this.ctx.queue.enqueue(trx, {
@@ -297,7 +299,7 @@ export class BillingEngine {
     }
     // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
     const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
-    if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return false;
+    if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at, held))) return false;
     await this.emit(trx, [billingEvent(BILLING_END[status], state, at, outcome)]);
     let blocked = false;
     if (decision.kind === 'final' && decision.blockSubscription) {
