@@ -37,8 +37,17 @@ export interface Modification {
 }
 
 export const billingsRepository = {
-  /** Inserts billing n of a subscription unless it exists already: true when this call made it. */
-  async insertIfAbsent(db: Executor, row: BillingRow): Promise<boolean> {
+  /**
+   * Inserts billing n of a subscription unless it exists already: true when this call made it.
+   * `held`: for a caller whose transaction holds the claim on billing n - 1, so that no one else
+   * can have issued billing n; the insert goes out with the next statement (PostgreSQL) and is
+   * answered true without reading its count.
+   */
+  async insertIfAbsent(db: Executor, row: BillingRow, options: { held?: boolean } = {}): Promise<boolean> {
+    if (options.held) {
+      await insertBillingHeld.execute(db, row);
+      return true;
+    }
     const inserted = await insertBilling.execute(db, row);
     return Number(inserted.numAffectedRows ?? 0n) === 1;
   },
@@ -182,29 +191,34 @@ export const SYSTEM = 'system';
 
 // The charge path's statements, compiled once (issue 15: building and compiling a Kysely query
 // per call cost as much as SQLite running it, five times per billing).
-const insertBilling = prepared<BillingRow, never>((db, v) =>
-  db
-    .insertInto('billings')
-    .values({
-      billing_id: v('billing_id'),
-      merchant_id: v('merchant_id'),
-      subscription_id: v('subscription_id'),
-      installment: v('installment'),
-      status: v('status'),
-      amount: v('amount'),
-      expire_at: v('expire_at'),
-      attempts_made: v('attempts_made'),
-      next_attempt_at: v('next_attempt_at'),
-      charging_payment_id: v('charging_payment_id'),
-      attempts_history: v('attempts_history'),
-      created_by: v('created_by'),
-      created_at: v('created_at'),
-      modified_by: v('modified_by'),
-      modified_at: v('modified_at'),
-    })
-    // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
-    .onConflict((oc) => oc.columns(['subscription_id', 'installment']).doNothing()),
-);
+const billingInsert = (writeBehind: boolean) =>
+  prepared<BillingRow, never>(
+    (db, v) =>
+      db
+        .insertInto('billings')
+        .values({
+          billing_id: v('billing_id'),
+          merchant_id: v('merchant_id'),
+          subscription_id: v('subscription_id'),
+          installment: v('installment'),
+          status: v('status'),
+          amount: v('amount'),
+          expire_at: v('expire_at'),
+          attempts_made: v('attempts_made'),
+          next_attempt_at: v('next_attempt_at'),
+          charging_payment_id: v('charging_payment_id'),
+          attempts_history: v('attempts_history'),
+          created_by: v('created_by'),
+          created_at: v('created_at'),
+          modified_by: v('modified_by'),
+          modified_at: v('modified_at'),
+        })
+        // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
+        .onConflict((oc) => oc.columns(['subscription_id', 'installment']).doNothing()),
+    { writeBehind },
+  );
+const insertBilling = billingInsert(false);
+const insertBillingHeld = billingInsert(true);
 
 // Listed, not `b.*`: the charge's load is then planned once per connection on PostgreSQL (src/db/columns.ts).
 const BILLING_COLUMNS = allColumns<BillingsTable>()([
@@ -253,20 +267,20 @@ type RecordValues = { billingId: string; attempts: number; paymentId: string; st
 const recordFenced = (next: 'null' | 'value', writeBehind = false) =>
   prepared<RecordValues & { next?: string }, never>(
     (db, v) =>
-    db
-      .updateTable('billings')
-      .set({
-        status: v('status'),
-        next_attempt_at: next === 'null' ? null : v('next')!,
-        attempts_history: v('history'),
-        charging_payment_id: null,
-        modified_by: v('by'),
-        modified_at: v('at'),
-      })
-      .where('billing_id', '=', v('billingId'))
-      .where('status', '=', 'Opened')
-      .where('attempts_made', '=', v('attempts'))
-      .where('charging_payment_id', '=', v('paymentId')),
+      db
+        .updateTable('billings')
+        .set({
+          status: v('status'),
+          next_attempt_at: next === 'null' ? null : v('next')!,
+          attempts_history: v('history'),
+          charging_payment_id: null,
+          modified_by: v('by'),
+          modified_at: v('at'),
+        })
+        .where('billing_id', '=', v('billingId'))
+        .where('status', '=', 'Opened')
+        .where('attempts_made', '=', v('attempts'))
+        .where('charging_payment_id', '=', v('paymentId')),
     { writeBehind },
   );
 const recordEnd = recordFenced('null');

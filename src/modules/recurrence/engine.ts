@@ -53,7 +53,15 @@ export class BillingEngine {
   }
 
   /** Inside the caller's transaction: billing `installment`, Opened, due at `dueAt`, its first charge job and its event. */
-  async issue(trx: Executor, sub: { subscription_id: string; merchant_id: string; account_number: number }, amount: number, installment: number, dueAt: Date, by: string): Promise<string | null> {
+  async issue(
+    trx: Executor,
+    sub: { subscription_id: string; merchant_id: string; account_number: number },
+    amount: number,
+    installment: number,
+    dueAt: Date,
+    by: string,
+    options: { held?: boolean } = {},
+  ): Promise<string | null> {
     const billingId = timeOrderedUuid(this.ctx.clock.now());
     const due = dueAt.toISOString();
     const inserted = await billingsRepository.insertIfAbsent(trx, {
@@ -72,7 +80,7 @@ export class BillingEngine {
       created_at: this.ctx.clock.now().toISOString(),
       modified_by: null,
       modified_at: null,
-    });
+    }, options);
     if (!inserted) return null;
     await this.emit(trx, [billingEvent('billing.opened', { billing_id: billingId, installment, amount, expire_at: due, subscription_id: sub.subscription_id, merchant_id: sub.merchant_id, account_number: sub.account_number }, this.ctx.clock.now().toISOString())]);
     await this.ctx.queue.enqueueWithoutId(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
@@ -83,7 +91,8 @@ export class BillingEngine {
    * After billing n ended: billing n+1, due n's due date + interval, while the subscription is
    * Active; when n was a Custom plan's last installment, the subscription is Finished instead.
    */
-  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string): Promise<void> {
+  /** `held`: the caller's transaction holds the claim on billing n (see billingsRepository.insertIfAbsent). */
+  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string, options: { held?: boolean } = {}): Promise<void> {
     if (subscriptionStatus !== 'Active') return;
     if (plan.installments !== null && billing.installment >= plan.installments) {
       const at = this.ctx.clock.now().toISOString();
@@ -93,7 +102,7 @@ export class BillingEngine {
       return;
     }
     const due = new Date(Date.parse(billing.expire_at) + plan.interval_days * DAY_MS);
-    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM);
+    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM, options);
   }
 
   /**
@@ -310,7 +319,7 @@ export class BillingEngine {
         await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
       }
     }
-    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
+    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus, { held: held.claimedInThisTransaction });
     return blocked;
   }
 
