@@ -61,15 +61,16 @@ export function prepared<V extends Record<string, unknown>, R>(
 ): PreparedQuery<V, R> {
   // By the dialect's adapter class: SQLite and PostgreSQL compile the same query differently.
   const templates = new Map<unknown, Template>();
+  // `planEachCall: { untilAnalyzed }`: the table whose statistics open the gate.
+  const gate = typeof options.planEachCall === 'object' ? options.planEachCall.untilAnalyzed : undefined;
   const template = (db: Executor): Template => {
     const dialect = db.getExecutor().adapter.constructor;
     let found = templates.get(dialect);
     if (!found) {
       const compiled = build(db, ((name: string) => MARK + name) as never).compile();
-      const gated = dialect === PostgresAdapter && typeof options.planEachCall === 'object';
       found = {
         sql: compiled.sql,
-        unnamedSql: gated ? compiled.sql + PLANNED_PER_CALL : undefined,
+        unnamedSql: dialect === PostgresAdapter && gate !== undefined ? compiled.sql + PLANNED_PER_CALL : undefined,
         parameters: compiled.parameters.map((p): Parameter => (typeof p === 'string' && p.startsWith(MARK) ? { slot: p.slice(MARK.length) } : { constant: p })),
       };
       templates.set(dialect, found);
@@ -88,7 +89,6 @@ export function prepared<V extends Record<string, unknown>, R>(
     const query = CompiledQuery.raw(sql, filled);
     return db.executeQuery<R>(options.writeBehind ? writeBehind(query) : query);
   };
-  const gate = typeof options.planEachCall === 'object' ? options.planEachCall.untilAnalyzed : undefined;
   const execute = (db: Executor, values: V): Promise<QueryResult<R>> => {
     const { sql, unnamedSql, parameters } = template(db);
     if (unnamedSql === undefined) return run(db, sql, parameters, values);

@@ -389,12 +389,7 @@ export class JobQueue {
    * attempts count identifies the claim, so even a re-used worker id cannot finish a newer claim.
    */
   private fenced(job: ClaimedJob, workerId: string) {
-    return this.database.db
-      .updateTable('jobs')
-      .where('id', '=', job.id)
-      .where('status', '=', 'running')
-      .where('locked_by', '=', workerId)
-      .where('attempts', '=', job.attempts);
+    return fence(this.database.db, job.id, workerId, job.attempts);
   }
 
   /**
@@ -482,15 +477,15 @@ const insertJob = (db: Executor, v: (name: keyof NewJobRow) => unknown) =>
 const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) => insertJob(db, v).returning('id'));
 /** The same insert with no id read back: held on PostgreSQL until the transaction's next statement (enqueueWithoutId). */
 const insertOneHeld = prepared<Record<keyof NewJobRow, unknown>, never>((db, v) => insertJob(db, v), { writeBehind: true });
-// Once per job run: compiled once (src/db/prepared.ts). Fenced as `fenced` is.
+/**
+ * An update of a claimed job's row that only its holder may make: running, locked by this
+ * worker, and under this claim (its attempts count), so an old claim cannot finish a newer one.
+ */
+const fence = (db: Executor, id: number, workerId: string, attempts: number) =>
+  db.updateTable('jobs').where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', workerId).where('attempts', '=', attempts);
+// Once per job run: compiled once (src/db/prepared.ts).
 const completeJob = prepared<{ id: number; workerId: string; attempts: number; at: string }, never>((db, v) =>
-  db
-    .updateTable('jobs')
-    .set({ status: 'done', locked_until: null, updated_at: v('at') })
-    .where('id', '=', v('id'))
-    .where('status', '=', 'running')
-    .where('locked_by', '=', v('workerId'))
-    .where('attempts', '=', v('attempts')),
+  fence(db, v('id'), v('workerId'), v('attempts')).set({ status: 'done', locked_until: null, updated_at: v('at') }),
 );
 const cancelPending = prepared<{ dedupeKey: string }, never>((db, v) => db.deleteFrom('jobs').where('dedupe_key', '=', v('dedupeKey')).where('status', '=', 'pending'));
 

@@ -8,16 +8,17 @@ export type CardKeyRow = Selectable<CardKeysTable>;
 export type CardTokenRow = Selectable<CardTokensTable>;
 export type VaultCardRow = Selectable<VaultCardsTable>;
 
-/** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
-/** Read on every vault payment: compiled once (src/db/prepared.ts). */
+// Listed, not `*`: then named and planned once per connection on PostgreSQL (src/db/columns.ts).
 const VAULT_CARD_COLUMNS = allColumns<VaultCardsTable>()([
   'vault_id', 'merchant_id', 'cardholder_name', 'sandbox_return_code', 'created_at', 'deleted_at',
   'pan_sealed', 'brand', 'bin', 'last4', 'pan_length', 'exp_month', 'exp_year', 'fingerprint',
 ]);
+/** Read on every vault payment: compiled once (src/db/prepared.ts). */
 const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>((db, v) =>
   db.selectFrom('vault_cards').select(VAULT_CARD_COLUMNS).where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
 );
 
+/** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
 export const CURRENT_KEY_SETTING = 'card_key_current';
 
 export const cardKeysRepository = {

@@ -39,12 +39,12 @@ export interface Modification {
 export const billingsRepository = {
   /**
    * Inserts billing n of a subscription unless it exists already: true when this call made it.
-   * `held`: for a caller whose transaction holds the claim on billing n - 1, so that no one else
-   * can have issued billing n; the insert goes out with the next statement (PostgreSQL) and is
-   * answered true without reading its count.
+   * `claimHeld`: for a caller whose transaction holds the claim on billing n - 1, so that no one
+   * else can have issued billing n; the insert goes out with the next statement (PostgreSQL) and
+   * is answered true without reading its count.
    */
-  async insertIfAbsent(db: Executor, row: BillingRow, options: { held?: boolean } = {}): Promise<boolean> {
-    if (options.held) {
+  async insertIfAbsent(db: Executor, row: BillingRow, options: { claimHeld?: boolean } = {}): Promise<boolean> {
+    if (options.claimHeld) {
       await insertBillingHeld.execute(db, row);
       return true;
     }
@@ -102,19 +102,20 @@ export const billingsRepository = {
 
   /**
    * Records the outcome of the claimed attempt. Fenced by the attempt count and its payment id,
-   * so only the holder of that claim records it, once.
+   * so only the holder of that claim records it, once. `claimHeld`: the caller's transaction made
+   * the claim, so the fence holds; the update goes out with the next statement (PostgreSQL).
    */
   async record(
     db: Executor,
     claim: { billingId: string; attempt: number; paymentId: string },
     fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history'>,
     at: string,
-    options: { claimedInThisTransaction?: boolean } = {},
+    options: { claimHeld?: boolean } = {},
   ): Promise<boolean> {
     // A null next_attempt_at cannot fill a prepared slot (a marker stands for a value): the
     // two shapes are two statements.
     const values = { billingId: claim.billingId, attempts: claim.attempt + 1, paymentId: claim.paymentId, status: fields.status, history: fields.attempts_history, by: SYSTEM, at };
-    if (options.claimedInThisTransaction) {
+    if (options.claimHeld) {
       // The claim was made in this same transaction: the row is held and matches the fence.
       await (fields.next_attempt_at === null ? recordEndHeld.execute(db, values) : recordRetryHeld.execute(db, { ...values, next: fields.next_attempt_at }));
       return true;

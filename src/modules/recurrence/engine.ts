@@ -60,7 +60,7 @@ export class BillingEngine {
     installment: number,
     dueAt: Date,
     by: string,
-    options: { held?: boolean } = {},
+    options: { claimHeld?: boolean } = {},
   ): Promise<string | null> {
     const billingId = timeOrderedUuid(this.ctx.clock.now());
     const due = dueAt.toISOString();
@@ -90,9 +90,10 @@ export class BillingEngine {
   /**
    * After billing n ended: billing n+1, due n's due date + interval, while the subscription is
    * Active; when n was a Custom plan's last installment, the subscription is Finished instead.
+   * `claimHeld`: the caller's transaction holds the claim on billing n (see
+   * billingsRepository.insertIfAbsent).
    */
-  /** `held`: the caller's transaction holds the claim on billing n (see billingsRepository.insertIfAbsent). */
-  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string, options: { held?: boolean } = {}): Promise<void> {
+  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string, options: { claimHeld?: boolean } = {}): Promise<void> {
     if (subscriptionStatus !== 'Active') return;
     if (plan.installments !== null && billing.installment >= plan.installments) {
       const at = this.ctx.clock.now().toISOString();
@@ -133,10 +134,11 @@ export class BillingEngine {
    * transaction. A crash or fault before that COMMIT leaves no claim, no payment and no charge,
    * so the job's next run starts over; a twin run waits on the billing row and then finds the
    * attempt taken. The subscription's status is read first and held to the COMMIT: a cancel
-   * meanwhile waits, then sees (and cancels) the next billing this transaction issued. Only a payment held by anti-fraud review (to be voided) or left Pending is
-   * concluded after the COMMIT, as `charge` does, fenced by the committed claim. The job itself
-   * is marked done in the same transaction when it runs as one (`run`). Undefined: go
-   * the two-step way (an external acquirer, a resumed attempt, a card refused before paying).
+   * meanwhile waits, then sees (and cancels) the next billing this transaction issued. Only a
+   * payment held by anti-fraud review (to be voided) or left Pending is concluded after the
+   * COMMIT, as `charge` does, fenced by the committed claim. The job itself is marked done in
+   * the same transaction when it runs as one (`run`). Undefined: go the two-step way (an
+   * external acquirer, a resumed attempt, a card refused before paying).
    */
   private async chargeInOneTransaction(state: ChargeState, attempt: number, run?: Pick<JobRunContext, 'completeIn'>): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
     if (state.status !== 'Opened' || state.attempts_made !== attempt || state.charging_payment_id !== null || state.sub_status !== 'Active') return undefined;
@@ -292,7 +294,7 @@ export class BillingEngine {
     // (unless the caller holds it since before the charge: `heldStatus`).
     let subStatus = heldStatus ?? (await subscriptionsRepository.statusOf(trx, state.subscription_id));
     // The one-transaction charge made its claim in this transaction: the outcome's fence holds.
-    const held = { claimedInThisTransaction: heldStatus !== undefined };
+    const held = { claimHeld: heldStatus !== undefined };
     if (decision.kind === 'retry' && subStatus === 'Active') {
       const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at, held);
       if (recorded) {
@@ -319,7 +321,7 @@ export class BillingEngine {
         await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
       }
     }
-    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus, { held: held.claimedInThisTransaction });
+    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus, held);
     return blocked;
   }
 

@@ -116,8 +116,9 @@ export const subscriptionsRepository = {
 };
 
 /** The billing engine reads it in every outcome's transaction: compiled once. */
-const statusOf = prepared<{ subscriptionId: string }, { status: string }>((db, v) => db.selectFrom('subscriptions').select('status').where('subscription_id', '=', v('subscriptionId')));
-const heldStatus = prepared<{ subscriptionId: string }, { status: string }>((db, v) => {
-  const query = db.selectFrom('subscriptions').select('status').where('subscription_id', '=', v('subscriptionId'));
-  return db.getExecutor().adapter instanceof PostgresAdapter ? query.forShare() : query;
-});
+const statusQuery = (db: Executor, subscriptionId: string) => db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId);
+const statusOf = prepared<{ subscriptionId: string }, { status: string }>((db, v) => statusQuery(db, v('subscriptionId')));
+// Compiled per engine: only PostgreSQL has (and needs) the share lock.
+const heldStatus = prepared<{ subscriptionId: string }, { status: string }>((db, v) =>
+  db.getExecutor().adapter instanceof PostgresAdapter ? statusQuery(db, v('subscriptionId')).forShare() : statusQuery(db, v('subscriptionId')),
+);
