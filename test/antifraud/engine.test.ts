@@ -129,6 +129,22 @@ describe(`anti-fraud engine (${testDialect})`, () => {
     expect(await assess({ merchantId: lenient.merchantId, amount: 501, cardFingerprint: fresh })).toEqual({ decision: 'Accept', score: 0, reasons: [] });
   });
 
+
+  it('a threshold of 1 fires on the first earlier payment, and the largest threshold only at that many', async () => {
+    const m = await newMerchant(t.ctx);
+    const card = randomFingerprint();
+    const ip = uniqueIp();
+    const input = { merchantId: m.merchantId, amount: 1000, cardFingerprint: card, customer: { ipAddress: ip } };
+    await t.ctx.antifraud.settings.put(m.merchantId, { velocity: { maxPerCard: 1, maxPerIp: 1_000_000 } });
+    expect((await assess(input)).reasons).toEqual([]);
+    await insertPayments(t.ctx, 1, { ...m, cardFingerprint: card, ip });
+    // One payment reaches 1, and is far from 1,000,000.
+    expect((await assess(input)).reasons).toEqual(['velocity_card']);
+    await t.ctx.antifraud.settings.put(m.merchantId, { velocity: { maxPerCard: 2, maxPerIp: 2 } });
+    expect((await assess(input)).reasons).toEqual([]);
+    await insertPayments(t.ctx, 1, { ...m, cardFingerprint: card, ip });
+    expect((await assess(input)).reasons).toEqual(['velocity_card', 'velocity_ip']);
+  });
   it('caches settings per merchant, and a PUT replaces the cached copy at once', async () => {
     const m = await newMerchant(t.ctx);
     const card = randomFingerprint();

@@ -87,7 +87,7 @@ export class AntiFraudEngine {
       cardFingerprint: input.cardFingerprint,
       document: customer.documentNumber || undefined,
       ip: customer.ipAddress || undefined,
-      caps: { card: maxPerCard, document: maxPerDocument, ip: maxPerIp },
+      thresholds: { card: maxPerCard, document: maxPerDocument, ip: maxPerIp },
       listed,
     });
     if (signals.listed.length > 0) {
@@ -96,9 +96,9 @@ export class AntiFraudEngine {
 
     const reasons: string[] = [];
     // A count at the threshold fires: maxPerCard 10 means the 11th payment in the window is scored.
-    if (signals.velocity.card >= maxPerCard) reasons.push('velocity_card');
-    if (signals.velocity.document >= maxPerDocument) reasons.push('velocity_document');
-    if (signals.velocity.ip >= maxPerIp) reasons.push('velocity_ip');
+    if (signals.velocity.card) reasons.push('velocity_card');
+    if (signals.velocity.document) reasons.push('velocity_document');
+    if (signals.velocity.ip) reasons.push('velocity_ip');
     let score = reasons.length * RULE_POINTS.velocity;
     if (input.amount > settings.amountLimit) {
       reasons.push('amount_limit');

@@ -11,49 +11,52 @@ export interface SignalInput {
   /** Velocity: compared with `payments.customer_document` / `customer_ip` as stored. */
   document?: string;
   ip?: string;
-  /** Each count stops here: a rule only asks "at least max?". */
-  caps: { card: number; document: number; ip: number };
+  /** The thresholds (each at least 1): a rule only asks "at least max payments in the window?". */
+  thresholds: { card: number; document: number; ip: number };
   /** Blocklist candidates: bare document, lower-case email, the IP and the listed ranges' networks of it. */
   listed: { document?: string; email?: string; ips: string[] };
 }
 
 export interface Signals {
   listed: BlocklistKind[];
-  velocity: { card: number; document: number; ip: number };
+  /** Whether the window holds at least the threshold's number of payments. */
+  velocity: { card: boolean; document: boolean; ip: boolean };
 }
 
 type Slot = string;
 
 /**
  * Every rule's data in one round trip: four EXISTS on the blocklist's unique (kind, value) index
- * and three velocity counts, each a range scan of its (merchant_id, value, created_at) index that
- * stops at the threshold (a busy shared IP must not make every payment scan its history).
+ * and three velocity checks. A velocity rule asks "at least max payments in the window?", which is
+ * "does the max-th newest exist?": an EXISTS over a range scan of the (merchant_id, value,
+ * created_at) index with OFFSET max - 1, which stops at the threshold (a busy shared IP must not
+ * make every payment scan its history). It used to be a count over a LIMITed subquery: the same
+ * walk, but SQLite ran the subquery as a co-routine and paid a yield per row, 2.3 times the cost
+ * (measured on a payment bench's database, 178 rows walked a payment: 37 us against 16 us).
  */
 function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
   return db.selectNoFrom((eb) => {
     const listed = (kind: BlocklistKind, values: unknown[]) =>
       eb.exists(eb.selectFrom('antifraud_blocklist').select('id').where('kind', '=', kind).where('value', 'in', values as string[]));
-    const count = (column: 'card_fingerprint' | 'customer_document' | 'customer_ip', value: Slot, cap: Slot) =>
-      eb
-        .selectFrom((inner) =>
-          inner
-            .selectFrom('payments')
-            .select('created_at')
-            .where('merchant_id', '=', v('merchantId'))
-            .where(column, '=', v(value))
-            .where('created_at', '>=', v('since'))
-            .limit(v(cap))
-            .as('w'),
-        )
-        .select((e) => e.fn.countAll<number>().as('n'));
+    const reached = (column: 'card_fingerprint' | 'customer_document' | 'customer_ip', value: Slot, skip: Slot) =>
+      eb.exists(
+        eb
+          .selectFrom('payments')
+          .select('created_at')
+          .where('merchant_id', '=', v('merchantId'))
+          .where(column, '=', v(value))
+          .where('created_at', '>=', v('since'))
+          .limit(1)
+          .offset(v(skip)),
+      );
     return [
       listed('card', [v('cardFingerprint')]).as('listed_card'),
       listed('document', [v('listedDocument')]).as('listed_document'),
       listed('email', [v('listedEmail')]).as('listed_email'),
       listed('ip', Array.from({ length: ipCount }, (_, i) => v(`ips.${i}`))).as('listed_ip'),
-      count('card_fingerprint', 'cardFingerprint', 'capCard').as('velocity_card'),
-      count('customer_document', 'document', 'capDocument').as('velocity_document'),
-      count('customer_ip', 'ip', 'capIp').as('velocity_ip'),
+      reached('card_fingerprint', 'cardFingerprint', 'skipCard').as('velocity_card'),
+      reached('customer_document', 'document', 'skipDocument').as('velocity_document'),
+      reached('customer_ip', 'ip', 'skipIp').as('velocity_ip'),
     ];
   });
 }
@@ -75,7 +78,7 @@ function query(ipCount: number) {
 }
 
 // Stands in for an absent value: no blocklist entry is '' (values are validated), and the velocity
-// count of an absent document or IP is ignored below.
+// check of an absent document or IP is ignored below.
 const NONE = '';
 
 export async function querySignals(db: Executor, input: SignalInput): Promise<Signals> {
@@ -86,22 +89,23 @@ export async function querySignals(db: Executor, input: SignalInput): Promise<Si
     cardFingerprint: input.cardFingerprint,
     document: input.document ?? NONE,
     ip: input.ip ?? NONE,
-    capCard: input.caps.card,
-    capDocument: input.caps.document,
-    capIp: input.caps.ip,
+    skipCard: input.thresholds.card - 1,
+    skipDocument: input.thresholds.document - 1,
+    skipIp: input.thresholds.ip - 1,
     listedDocument: input.listed.document ?? NONE,
     listedEmail: input.listed.email ?? NONE,
   };
   ips.forEach((ip, i) => (values[`ips.${i}`] = ip));
   const row = (await query(ips.length).first(db, values))!;
   // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
-  const listed = (['card', 'document', 'email', 'ip'] as const).filter((kind) => Boolean(Number(row[`listed_${kind}`])));
+  const yes = (column: string) => Boolean(Number(row[column]));
+  const listed = (['card', 'document', 'email', 'ip'] as const).filter((kind) => yes(`listed_${kind}`));
   return {
     listed,
     velocity: {
-      card: Number(row.velocity_card),
-      document: input.document ? Number(row.velocity_document) : 0,
-      ip: input.ip ? Number(row.velocity_ip) : 0,
+      card: yes('velocity_card'),
+      document: Boolean(input.document) && yes('velocity_document'),
+      ip: Boolean(input.ip) && yes('velocity_ip'),
     },
   };
 }
