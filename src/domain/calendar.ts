@@ -10,30 +10,78 @@
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const MS_PER_DAY = 86_400_000;
 
+/*
+ * Dates are converted with integer arithmetic (H. Hinnant's days_from_civil / civil_from_days,
+ * proleptic Gregorian) rather than through Date objects and their ISO strings: every payment's
+ * receivables need a few dozen conversions, and the Date round trips were about 2 % of a
+ * payment's CPU time. test/domain/calendar.test.ts checks them against Date day by day.
+ */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
+}
+
+/** [year, month, day] of a day number (`a`: the month counted from March, 0-11). */
+function civilFromDays(dayNumber: number): [number, number, number] {
+  const z = dayNumber + 719_468;
+  const era = Math.floor(z / 146_097);
+  const dayOfEra = z - era * 146_097;
+  const yearOfEra = Math.floor((dayOfEra - Math.floor(dayOfEra / 1460) + Math.floor(dayOfEra / 36_524) - Math.floor(dayOfEra / 146_096)) / 365);
+  const dayOfYear = dayOfEra - (365 * yearOfEra + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100));
+  const a = Math.floor((5 * dayOfYear + 2) / 153);
+  const day = dayOfYear - Math.floor((153 * a + 2) / 5) + 1;
+  const month = a < 10 ? a + 3 : a - 9;
+  return [yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day];
+}
+
+/** [year, month, day] of a well-formed, existing date, else null. */
+function parts(value: string): [number, number, number] | null {
+  const m = ISO_DATE.exec(value);
+  if (m === null) return null;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return null;
+  const last = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  return day <= last ? [year, month, day] : null;
+}
+
 /** True for a well-formed, existing calendar date ('2026-02-30' is false). */
 export function isIsoDate(value: string): boolean {
-  const m = ISO_DATE.exec(value);
-  if (m === null) return false;
-  const d = new Date(0);
-  // setUTCFullYear (unlike Date.UTC) keeps years 0-99 as they are; it rolls 02-30 over to
-  // 03-02, which the comparison below catches.
-  d.setUTCFullYear(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
-  return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
+  return parts(value) !== null;
 }
 
 /** Days since 1970-01-01 (negative before). */
 export function toDayNumber(date: string): number {
-  if (!isIsoDate(date)) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
-  return Math.round(Date.parse(`${date}T00:00:00Z`) / MS_PER_DAY);
+  const p = parts(date);
+  if (p === null) throw new RangeError(`not a YYYY-MM-DD date: ${date}`);
+  return daysFromCivil(p[0], p[1], p[2]);
 }
 
+const pad2 = (n: number) => (n < 10 ? `0${n}` : String(n));
+
 export function fromDayNumber(day: number): string {
-  return toIsoDate(new Date(day * MS_PER_DAY));
+  const [year, month, date] = civilFromDays(day);
+  // Outside 0000-9999 the ISO form has a sign and six digits: Date writes it.
+  if (year < 0 || year > 9999) return new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+  return `${String(year).padStart(4, '0')}-${pad2(month)}-${pad2(date)}`;
 }
 
 /** The UTC calendar date of an instant: 2026-01-01T02:00:00-03:00 is '2026-01-01'. */
 export function toIsoDate(instant: Date): string {
-  return instant.toISOString().slice(0, 10);
+  const ms = instant.getTime();
+  if (Number.isNaN(ms)) throw new RangeError('Invalid time value');
+  return fromDayNumber(Math.floor(ms / MS_PER_DAY));
 }
 
 /** Midnight UTC at the start of the date. */

@@ -28,6 +28,34 @@ describe('date helpers', () => {
     expect(isIsoDate('0099-01-01')).toBe(true);
   });
 
+  it('converts dates as Date does, day by day from 1600 to 2400 and over years 0-99 and 9990-9999', () => {
+    const viaDate = (day: number) => new Date(day * 86_400_000).toISOString().slice(0, 10);
+    const ranges: [string, string][] = [['1600-01-01', '2400-12-31'], ['0000-01-01', '0099-12-31'], ['9990-01-01', '9999-12-31']];
+    for (const [from, to] of ranges) {
+      const first = Date.parse(`${from}T00:00:00Z`) / 86_400_000;
+      const last = Date.parse(`${to}T00:00:00Z`) / 86_400_000;
+      expect(toDayNumber(from)).toBe(first);
+      const wrong: string[] = [];
+      for (let day = first; day <= last; day++) {
+        const date = viaDate(day);
+        if (fromDayNumber(day) !== date || toDayNumber(date) !== day || toIsoDate(new Date(day * 86_400_000 + 86_399_999)) !== date) wrong.push(date);
+      }
+      expect(wrong).toEqual([]);
+    }
+    // Every month's last day and the day after it, leap rules included (1900 no, 2000 yes).
+    for (const year of [1900, 2000, 2023, 2024, 2100]) {
+      for (let month = 1; month <= 12; month++) {
+        const last = new Date(Date.UTC(year, month, 0)).getUTCDate();
+        const mm = String(month).padStart(2, '0');
+        expect(isIsoDate(`${year}-${mm}-${last}`)).toBe(true);
+        expect(isIsoDate(`${year}-${mm}-${last + 1}`)).toBe(false);
+      }
+    }
+    expect(isIsoDate('2026-00-10')).toBe(false);
+    expect(isIsoDate('2026-01-00')).toBe(false);
+    expect(() => toIsoDate(new Date(Number.NaN))).toThrow(RangeError);
+  });
+
   it('adds days across months, leap days and years', () => {
     expect(addDays('2026-01-31', 1)).toBe('2026-02-01');
     expect(addDays('2024-02-28', 1)).toBe('2024-02-29');
