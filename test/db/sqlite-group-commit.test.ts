@@ -176,7 +176,7 @@ describe('SQLite group commit', () => {
 });
 
 describe('SQLite connection settings', () => {
-  it('keeps savepoint sub-journals in memory: no temporary file per transaction', async () => {
+  it('keeps savepoint sub-journals in memory (no temporary file per transaction) and a grown log\'s blocks', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'gw-temp-'));
     dirs.push(dir);
     const database = await openDatabase(`sqlite:${join(dir, 'gateway.db')}`);
@@ -184,6 +184,9 @@ describe('SQLite connection settings', () => {
       // 2 = MEMORY; the default (0, a file) wrote each group member's sub-journal past 64 KB to disk.
       const { sqlite } = database.raw as { sqlite: SQLite.Database };
       expect(sqlite.pragma('temp_store', { simple: true })).toBe(2);
+      // A log emptied by a checkpoint keeps up to 1 GiB of its blocks for the next writes: cut
+      // back to 64 MB, each regrowth under load allocated blocks inside commits.
+      expect(sqlite.pragma('journal_size_limit', { simple: true })).toBe(1_073_741_824);
     } finally {
       await database.close();
     }
