@@ -135,7 +135,15 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
  * (the shapes a caller uses are few: a payment's row, one or n receivables). A column whose
  * value is undefined is left out, as Kysely's own insert does.
  */
-const inserts = new Map<string, PreparedQuery<readonly object[], unknown>>();
+// By table, the shapes (row count and column list) in use. Looked up by comparing the column
+// names one by one: a key string of the ~40 names, built and hashed on every call, cost more.
+const inserts = new Map<string, { count: number; columns: string[]; query: PreparedQuery<readonly object[], unknown> }[]>();
+
+function sameColumns(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 // Slot `3.amount` is rows[3].amount.
 const byRowAndColumn = (slot: string) => {
@@ -158,12 +166,13 @@ export async function insertRows<T extends keyof DB & string>(db: Executor, tabl
   const columns = definedColumns(rows[0]);
   // Rows of different shapes: Kysely's insert (it fills the gaps with DEFAULT on PostgreSQL, NULL on SQLite).
   if (rows.length > 1 && !rows.every((row) => hasShape(row, columns))) return void (await db.insertInto(table).values(rows as never).execute());
-  const key = `${table}|${rows.length}|${columns.join(',')}`;
-  let query = inserts.get(key);
-  if (!query) {
+  let shapes = inserts.get(table);
+  if (!shapes) inserts.set(table, (shapes = []));
+  let shape = shapes.find((s) => s.count === rows.length && sameColumns(s.columns, columns));
+  if (!shape) {
     const build = (qb: Executor, v: (name: string) => unknown) => qb.insertInto(table).values(rows.map((_, i) => Object.fromEntries(columns.map((c) => [c, v(`${i}.${c}`)]))) as never);
-    query = compiledOnce(build, { writeBehind: true }, byRowAndColumn);
-    inserts.set(key, query);
+    shape = { count: rows.length, columns, query: compiledOnce(build, { writeBehind: true }, byRowAndColumn) };
+    shapes.push(shape);
   }
-  await query.execute(db, rows);
+  await shape.query.execute(db, rows);
 }

@@ -18,7 +18,7 @@ describe(`prepared queries (${testDialect})`, () => {
   afterAll(() => database.close());
 
   const insert = (rows: object[]) => insertRows(database.db, 'pq_items' as never, rows as never);
-  const all = async () => (await sql<Record<string, unknown>>`select * from pq_items order by id`.execute(database.db)).rows.map((r) => ({ ...r, n: Number(r.n) }));
+  const all = async () => (await sql<Record<string, unknown>>`select * from pq_items order by id`.execute(database.db)).rows.map((r): Record<string, unknown> => ({ ...r, n: Number(r.n) }));
 
   it('fills each named slot from its value and keeps the query\'s own constants', async () => {
     await insert([
