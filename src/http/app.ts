@@ -24,6 +24,7 @@ import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 import { registerAcquirerRoutes } from '../acquirer/routes.js';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
+import { requestLogger } from './request-logger.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -39,6 +40,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     loggerInstance: ctx.logger as unknown as FastifyBaseLogger,
     // One line per request is written by our own onResponse hook (no bodies, no headers).
     logController: new LogController({ disableRequestLogging: true }),
+    // Each request's child logger is made only when the request writes a line (request-logger.ts).
+    childLoggerFactory: requestLogger,
     bodyLimit: BODY_LIMIT,
     // A hop count is valid at run time (proxy-addr); Fastify's typings only omit it.
     trustProxy: ctx.config.trustProxy as boolean | string[],
