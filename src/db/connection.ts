@@ -5,6 +5,7 @@ import pg from 'pg';
 import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { statementName } from './named-statements.js';
+import { startStatisticsKeeper } from './statistics-gate.js';
 import { PipelinedPostgresDialect } from './pg-driver.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
@@ -162,6 +163,8 @@ class NamingClient extends FailFastClient {
   }
 }
 
+const STATISTICS_KEEPER_MS = 5000;
+
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
@@ -188,7 +191,19 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const db = new Kysely<DB>({ dialect: new PipelinedPostgresDialect(pool) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  return { db, dialect: 'postgres', schema, poolStats, raw: { pool }, close: () => db.destroy() };
+  // First statistics for the tables whose statements wait on them (src/db/statistics-gate.ts).
+  const keeper = startStatisticsKeeper(db, STATISTICS_KEEPER_MS);
+  return {
+    db,
+    dialect: 'postgres',
+    schema,
+    poolStats,
+    raw: { pool },
+    close: () => {
+      keeper.stop();
+      return db.destroy();
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type QueryResult } from 'kysely';
 import type { Executor } from './connection.js';
 import { nameStatement } from './named-statements.js';
-import { hasStatistics } from './statistics-gate.js';
+import { hasStatistics, watchStatistics } from './statistics-gate.js';
 import { writeBehind } from './pg-driver.js';
 import type { DB } from './schema.js';
 
@@ -95,6 +95,7 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
   const templates = new Map<unknown, Template>();
   // `planEachCall: { untilAnalyzed }`: the table whose statistics open the gate.
   const gate = typeof options.planEachCall === 'object' ? options.planEachCall.untilAnalyzed : undefined;
+  if (gate !== undefined) watchStatistics(gate);
   const template = (db: Executor): Template => {
     const dialect = db.getExecutor().adapter.constructor;
     let found = templates.get(dialect);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { sql } from 'kysely';
 import pg from 'pg';
 import { insertRows, prepared } from '../../src/db/prepared.js';
-import { resetStatisticsGates } from '../../src/db/statistics-gate.js';
+import { KEEPER_MIN_ROWS, resetStatisticsGates, startStatisticsKeeper, watchStatistics } from '../../src/db/statistics-gate.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
 /**
@@ -312,5 +312,28 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     const named = sent.filter((q) => q.text.includes('"wb_items"'));
     expect(named).toHaveLength(3);
     expect(named.every((q) => /^gw\d+$/.test(q.name ?? ''))).toBe(true);
+  });
+
+  it.runIf(testDialect === 'postgres')('the statistics keeper analyzes a watched table once it holds enough rows, not before', async () => {
+    await sql`create table wb_kept (id integer primary key, v text not null)`.execute(db());
+    await sql`create index wb_kept_v on wb_kept (v)`.execute(db());
+    watchStatistics('wb_kept');
+    const analyzed = async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stats where schemaname = current_schema() and tablename = 'wb_kept'`.execute(db())).rows[0].n > 0;
+    const keeper = startStatisticsKeeper(db(), 60_000);
+    try {
+      await sql`insert into wb_kept select g, 'v' || (g % 7) from generate_series(1, ${KEEPER_MIN_ROWS - 1}) g`.execute(db());
+      await keeper.pass();
+      expect(await analyzed()).toBe(false);
+      await sql`insert into wb_kept values (${KEEPER_MIN_ROWS}, 'last')`.execute(db());
+      await keeper.pass();
+      expect(await analyzed()).toBe(true);
+      // Done with it: a later pass does not analyze it again (autovacuum keeps its statistics).
+      const before = (await sql<{ n: number }>`select analyze_count::int as n from pg_stat_user_tables where relname = 'wb_kept' and schemaname = current_schema()`.execute(db())).rows[0].n;
+      await keeper.pass();
+      const after = (await sql<{ n: number }>`select analyze_count::int as n from pg_stat_user_tables where relname = 'wb_kept' and schemaname = current_schema()`.execute(db())).rows[0].n;
+      expect(after).toBe(before);
+    } finally {
+      keeper.stop();
+    }
   });
 });
