@@ -106,8 +106,9 @@ async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(
 
 /**
  * PostgreSQL: gives the fresh database's tables the statistics autovacuum would take in a
- * deployment's first minute (its naptime), which this 18-second run never reaches. Without them
- * the anti-fraud query stays planned on every call (src/db/statistics-gate.ts).
+ * deployment's first minute (its naptime), which this 18-second run never reaches. `payments`
+ * would get its first ones from the server itself (the statistics keeper, 5 s after it holds
+ * 1,000 rows: src/db/statistics-gate.ts); the other tables only from autovacuum.
  */
 async function analyze(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });

@@ -24,9 +24,11 @@ export interface RunningServer {
 }
 
 export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
-  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the server.
+  // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the server;
+  // BENCH_DIST=1 runs the compiled server (npm run build first), whose profile keeps line numbers.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', join(root, 'src/server.ts')], {
+  const entry = process.env.BENCH_DIST ? [join(root, 'dist/server.js')] : ['--import', 'tsx', join(root, 'src/server.ts')];
+  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...entry], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -168,7 +170,11 @@ export async function benchDatabase(engine: 'sqlite' | 'postgres', prefix = 'ben
     };
   }
   const dir = mkdtempSync(join(tmpdir(), `gateway-${prefix}-`));
-  return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  const cleanup = async () => {
+    if (process.env.BENCH_KEEP_DB) console.log(`kept database ${dir}`);
+    else rmSync(dir, { recursive: true, force: true });
+  };
+  return { url: `sqlite:${join(dir, 'gateway.db')}`, cleanup };
 }
 
 /**
