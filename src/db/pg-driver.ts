@@ -21,12 +21,6 @@ import { nameStatement, statementName } from './named-statements.js';
  *    COMMIT, each pair in one write and one round trip. A transaction that sent nothing sends
  *    no BEGIN and no COMMIT at all.
  *
- * 3. Reads ahead. A read whose answer its caller can wait for (`readAhead`: the account's webhook
- *    subscriptions, read when a payment's transaction starts and used when its event is written)
- *    is held like a write and goes out pipelined with the next statement; its answer comes back
- *    in that round trip and settles the caller's promise. Without it, that read was the one
- *    statement between a payment's writes, and split them into two round trips.
- *
  * Everything still runs in the transaction's order and commits or rolls back together. A held
  * write that fails (a constraint) fails the statement it went out with, so the transaction fails
  * as it would have, one statement later; pipelined after a failed statement, a COMMIT only ends
@@ -39,31 +33,6 @@ const held = new WeakSet<CompiledQuery>();
 export function writeBehind<Q extends CompiledQuery>(query: Q): Q {
   held.add(query);
   return query;
-}
-
-interface Deferred {
-  resolve(result: QueryResult<unknown>): void;
-  reject(error: unknown): void;
-}
-/** Reads asked for with readAhead, and which of them a connection is holding. */
-const ahead = new WeakMap<CompiledQuery, Deferred>();
-const heldReads = new WeakSet<CompiledQuery>();
-
-/**
- * Runs `query`, a read, so that its answer may come with the transaction's next round trip
- * (see 3 above): answers a promise of its result. Inside a PostgreSQL transaction the read is
- * held until the next statement (or COMMIT) goes out; anywhere else (SQLite, no transaction) it
- * runs now. A held read rejects when its transaction rolls back before it went out, or with the
- * error of the batch it went out in.
- */
-export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promise<QueryResult<R>> }, query: CompiledQuery<R>): Promise<QueryResult<R>> {
-  return new Promise<QueryResult<R>>((resolve, reject) => {
-    ahead.set(query, { resolve: resolve as Deferred['resolve'], reject });
-    db.executeQuery(query).then((result) => {
-      // Not held: it ran now, and this is its answer. Held: send() settles the promise.
-      if (!heldReads.has(query)) resolve(result);
-    }, reject);
-  });
 }
 
 const INSERT_TARGET = /^insert into "([a-z_][a-z0-9_]*)"/i;
@@ -150,13 +119,10 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction && (held.has(query) || ahead.has(query))) {
-      if (ahead.has(query)) heldReads.add(query);
+    if (this.inTransaction && held.has(query)) {
       this.pending.push(query);
       return { rows: [] };
     }
-    // Outside a transaction a read ahead simply runs (readAhead takes this answer).
-    ahead.delete(query);
     return toQueryResult<R>(await this.send(this.owed(query)));
   }
 
@@ -172,19 +138,8 @@ class PipelinedConnection implements DatabaseConnection {
       this.beginPending = false;
       this.begun = true;
     }
-    // Reads ahead keep their place: the writes held before one go out before it.
-    let writes: CompiledQuery[] = [];
-    for (const query of this.pending) {
-      if (!ahead.has(query)) {
-        writes.push(query);
-        continue;
-      }
-      for (const group of layers(writes)) batch.push(combine(group, undefined));
-      writes = [];
-      batch.push(query);
-    }
+    const groups = layers(this.pending);
     this.pending = [];
-    const groups = layers(writes);
     const carried = next !== undefined && groups.length > 0 && mayCarry(groups.at(-1)!, next) ? groups.pop() : undefined;
     for (const group of groups) batch.push(combine(group, undefined));
     if (next !== undefined) batch.push(carried ? combine(carried, next) : next);
@@ -210,14 +165,8 @@ class PipelinedConnection implements DatabaseConnection {
     await this.send(batch);
   }
 
-  /** Lets go of what is held without sending it: a held read learns that it never ran. */
-  private dropPending(why: string): void {
-    for (const query of this.pending) ahead.get(query)?.reject(new Error(why));
-    this.pending = [];
-  }
-
   async rollback(): Promise<void> {
-    this.dropPending('the transaction rolled back before this read was sent');
+    this.pending = [];
     this.beginPending = false;
     if (!this.begun) return;
     this.begun = false;
@@ -232,7 +181,7 @@ class PipelinedConnection implements DatabaseConnection {
 
   /** Drops what was held since a savepoint (rolled back to it: never sent). */
   dropHeld(): void {
-    this.dropPending('rolled back to a savepoint before this read was sent');
+    this.pending = [];
   }
 
   /**
@@ -243,7 +192,7 @@ class PipelinedConnection implements DatabaseConnection {
   private async send(batch: CompiledQuery[]): Promise<PgResult> {
     const client = this.client as pg.PoolClient & { pipeline: boolean; connection: { stream: { cork?(): void; uncork?(): void } } };
     try {
-      if (batch.length === 1 && !heldReads.has(batch[0])) return (await client.query(batch[0].sql, [...batch[0].parameters])) as PgResult;
+      if (batch.length === 1) return (await client.query(batch[0].sql, [...batch[0].parameters])) as PgResult;
       client.pipeline = true;
       const stream = client.connection.stream;
       stream.cork?.();
@@ -255,17 +204,8 @@ class PipelinedConnection implements DatabaseConnection {
       }
       const settled = await Promise.allSettled(answers);
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-      batch.forEach((query, i) => {
-        const answer = settled[i];
-        if (answer.status === 'fulfilled') ahead.get(query)?.resolve(toQueryResult(answer.value));
-        else ahead.get(query)?.reject(answer.reason);
-      });
       if (failed) throw failed.reason;
       return (settled.at(-1) as PromiseFulfilledResult<PgResult>).value;
-    } catch (error) {
-      // A batch that could not go out at all: its held reads learn so (settled ones stay settled).
-      for (const query of batch) ahead.get(query)?.reject(error);
-      throw error;
     } finally {
       client.pipeline = false;
     }

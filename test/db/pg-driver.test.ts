@@ -1,9 +1,8 @@
 import { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
 import { insertRows, prepared } from '../../src/db/prepared.js';
-import { readAhead } from '../../src/db/pg-driver.js';
 import { KEEPER_MIN_ROWS, resetStatisticsGates, startStatisticsKeeper, watchStatistics } from '../../src/db/statistics-gate.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
@@ -313,62 +312,6 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     const named = sent.filter((q) => q.text.includes('"wb_items"'));
     expect(named).toHaveLength(3);
     expect(named.every((q) => /^gw\d+$/.test(q.name ?? ''))).toBe(true);
-  });
-
-  it('a read ahead goes out with the next statement, sees the writes held before it, and gets its own answer', async () => {
-    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
-    countStatements();
-    const [early, late, other] = await db()
-      .transaction()
-      .execute(async (trx) => {
-        const early = byId.readAhead(trx, { id: 'a' });
-        await insert(trx, 'wb_items', [{ id: 'a', n: 7 }]);
-        const late = byId.readAhead(trx, { id: 'a' });
-        const other = (await sql<{ id: string }>`select id from wb_other`.execute(trx)).rows;
-        return [(await early).rows, (await late).rows, other];
-      });
-    restore!();
-    // In order: the first read ran before the insert, the second after it.
-    expect(early).toEqual([]);
-    expect(late.map((r) => Number(r.n))).toEqual([7]);
-    expect(other).toEqual([{ id: 'x' }]);
-    if (testDialect === 'postgres') {
-      expect(sent.map((q) => q.slice(0, 24))).toEqual(['begin', 'select "n" from "wb_item', 'insert into "wb_items" (', 'select "n" from "wb_item', 'select id from wb_other', 'commit']);
-      // BEGIN, both reads, the insert and the carrier in one round trip; COMMIT in another.
-      expect(flights).toBe(2);
-    }
-  });
-
-  it('a read ahead runs at once outside a transaction, and rejects when its transaction ends first or its batch fails', async () => {
-    await sql`insert into wb_items (id, n) values ('a', 1)`.execute(db());
-    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
-    expect((await byId.readAhead(db(), { id: 'a' })).rows.map((r) => Number(r.n))).toEqual([1]);
-    // Rolled back before anything went out: the held read never ran.
-    let held: Promise<unknown> | undefined;
-    await expect(
-      db()
-        .transaction()
-        .execute(async (trx) => {
-          held = byId.readAhead(trx, { id: 'a' });
-          throw new Error('changed my mind');
-        }),
-    ).rejects.toThrow('changed my mind');
-    if (testDialect === 'postgres') await expect(held).rejects.toThrow(/rolled back before this read was sent/);
-    else expect(((await held) as { rows: unknown[] }).rows).toHaveLength(1);
-    // A read that fails fails its own promise, and on PostgreSQL the statement it went out with
-    // (SQLite ran it at once, alone).
-    const broken = CompiledQuery.raw('select no_such_column from wb_items', []);
-    let failing: Promise<unknown> | undefined;
-    const transaction = db()
-      .transaction()
-      .execute(async (trx) => {
-        failing = readAhead(trx, broken);
-        failing.catch(() => {});
-        await sql`select 1`.execute(trx);
-      });
-    if (testDialect === 'postgres') await expect(transaction).rejects.toThrow(/no_such_column/);
-    else await transaction;
-    await expect(failing).rejects.toThrow(/no_such_column/);
   });
 
   it.runIf(testDialect === 'postgres')('the statistics keeper analyzes a watched table once it holds enough rows, not before', async () => {
