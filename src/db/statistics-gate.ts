@@ -38,6 +38,9 @@ export function watchStatistics(table: string): void {
   watched.add(table);
 }
 
+/** True once `table`, in the connection's schema, has planner statistics: the gate's and the keeper's one test. */
+const analyzed = (table: string) => sql<boolean>`exists (select 1 from pg_stats where schemaname = current_schema() and tablename = ${table})`;
+
 /** Known at once (a boolean) except when it asks the database. */
 export function hasStatistics(db: Executor, table: string): boolean | Promise<boolean> {
   let gate = gates.get(table);
@@ -46,7 +49,7 @@ export function hasStatistics(db: Executor, table: string): boolean | Promise<bo
   if (gate.untilCheck-- > 0) return false;
   gate.untilCheck = CHECK_EVERY - 1;
   const known = gate;
-  return sql<{ ready: boolean }>`select exists (select 1 from pg_stats where schemaname = current_schema() and tablename = ${table}) as ready`
+  return sql<{ ready: boolean }>`select ${analyzed(table)} as ready`
     .execute(db)
     .then(({ rows }) => (known.open = rows[0]?.ready === true));
 }
@@ -79,7 +82,7 @@ export function startStatisticsKeeper(db: Kysely<DB>, intervalMs = 5000): Statis
     for (const table of watched) {
       if (done.has(table)) continue;
       const { rows } = await sql<{ analyzed: boolean; filled: boolean }>`select
-          exists (select 1 from pg_stats where schemaname = current_schema() and tablename = ${table}) as analyzed,
+          ${analyzed(table)} as analyzed,
           (select count(*) from (select 1 from ${sql.table(table)} limit ${KEEPER_MIN_ROWS}) as t) >= ${KEEPER_MIN_ROWS} as filled`.execute(db);
       if (rows[0].analyzed) done.add(table);
       else if (rows[0].filled) {
