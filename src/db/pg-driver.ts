@@ -21,6 +21,12 @@ import { nameStatement, statementName } from './named-statements.js';
  *    COMMIT, each pair in one write and one round trip. A transaction that sent nothing sends
  *    no BEGIN and no COMMIT at all.
  *
+ * 3. Reads ahead. A read whose answer its caller can wait for (`readAhead`: the account's webhook
+ *    subscriptions, read when a payment's transaction starts and used when its event is written)
+ *    is held like a write and goes out pipelined with the next statement; its answer comes back
+ *    in that round trip and settles the caller's promise. Without it, that read was the one
+ *    statement between a payment's writes, and split them into two round trips.
+ *
  * Everything still runs in the transaction's order and commits or rolls back together. A held
  * write that fails (a constraint) fails the statement it went out with, so the transaction fails
  * as it would have, one statement later; pipelined after a failed statement, a COMMIT only ends
@@ -35,6 +41,31 @@ export function writeBehind<Q extends CompiledQuery>(query: Q): Q {
   return query;
 }
 
+interface Deferred {
+  resolve(result: QueryResult<unknown>): void;
+  reject(error: unknown): void;
+}
+/** Reads asked for with readAhead, and which of them a connection is holding. */
+const ahead = new WeakMap<CompiledQuery, Deferred>();
+const heldReads = new WeakSet<CompiledQuery>();
+
+/**
+ * Runs `query`, a read, so that its answer may come with the transaction's next round trip
+ * (see 3 above): answers a promise of its result. Inside a PostgreSQL transaction the read is
+ * held until the next statement (or COMMIT) goes out; anywhere else (SQLite, no transaction) it
+ * runs now. A held read rejects when its transaction rolls back before it went out, or with the
+ * error of the batch it went out in.
+ */
+export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promise<QueryResult<R>> }, query: CompiledQuery<R>): Promise<QueryResult<R>> {
+  return new Promise<QueryResult<R>>((resolve, reject) => {
+    ahead.set(query, { resolve: resolve as Deferred['resolve'], reject });
+    db.executeQuery(query).then((result) => {
+      // Not held: it ran now, and this is its answer. Held: send() settles the promise.
+      if (!heldReads.has(query)) resolve(result);
+    }, reject);
+  });
+}
+
 const INSERT_TARGET = /^insert into "([a-z_][a-z0-9_]*)"/i;
 /** What may carry held writes in front of it: a plain statement, not a WITH of its own nor a locking read. */
 const CARRIER = /^\s*(select|insert|update|delete)\s/i;
@@ -42,24 +73,88 @@ const NOT_CARRIER = /\bfor\s+(update|share|no key update|key share)\b/i;
 const BEGIN = CompiledQuery.raw('begin');
 const COMMIT = CompiledQuery.raw('commit');
 
+/**
+ * What is learnt from a statement's text, kept by text. The hot statements are the same few
+ * strings on every call, and working these out again (regular expressions over texts of 2-3 KB,
+ * a RegExp built per held write, the renumbered WITH text) cost the gateway ~3 % of its CPU per
+ * payment on PostgreSQL (docs/performance.md, issue 15). Bounded: texts built per call (IN lists
+ * of varying length) start the memo over instead of growing it.
+ */
+const MEMO_LIMIT = 2000;
+
+function memoByText<T>(work: (text: string) => T): (text: string) => T {
+  const memo = new Map<string, T>();
+  return (text) => {
+    let found = memo.get(text);
+    if (found === undefined && !memo.has(text)) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      memo.set(text, (found = work(text)));
+    }
+    return found as T;
+  };
+}
+
+/** The table an INSERT writes, '' for any other statement. */
+const tableOf = memoByText((text) => INSERT_TARGET.exec(text)?.[1] ?? '');
+/** May this statement carry held writes at all? */
+const carries = memoByText((text) => CARRIER.test(text) && !NOT_CARRIER.test(text));
+/** Does this statement name the table (as a word, quoted or not)? */
+const names = memoByText((text) => memoByText((table) => new RegExp(`\\b${table}\\b`, 'i').test(text)));
+
 function shifted(query: CompiledQuery, offset: number): string {
   // Only the held writes are renumbered: they are insertRows' own SQL, with no literal that could hold a "$".
   return offset === 0 ? query.sql : query.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+}
+
+/**
+ * The text of `with w0 as (...), w1 as (...) <carrier>` for these parts, kept in a tree keyed by
+ * the parts' texts (their parameter counts follow from the texts). Only named parts are kept:
+ * they are the bounded set of hot statements; anything else is written out per call.
+ */
+interface CombinedText {
+  next: Map<string, CombinedText>;
+  text?: string;
+}
+const combinedTexts: CombinedText = { next: new Map() };
+let combinedCount = 0;
+
+function combinedText(writes: CompiledQuery[], carrier: CompiledQuery | undefined): string {
+  const named = (carrier === undefined || statementName(carrier.sql) !== undefined) && writes.every((w) => statementName(w.sql) !== undefined);
+  if (!named) return writeCombined(writes, carrier);
+  let node = combinedTexts;
+  for (const part of [carrier?.sql ?? '', ...writes.map((w) => w.sql)]) {
+    let child = node.next.get(part);
+    if (!child) node.next.set(part, (child = { next: new Map() }));
+    node = child;
+  }
+  if (node.text === undefined) {
+    if (++combinedCount > MEMO_LIMIT) {
+      combinedTexts.next.clear();
+      combinedCount = 0;
+    }
+    node.text = writeCombined(writes, carrier);
+    // Named like its parts: the same few combinations recur on the hot paths.
+    nameStatement(node.text);
+  }
+  return node.text;
+}
+
+function writeCombined(writes: CompiledQuery[], carrier: CompiledQuery | undefined): string {
+  let offset = carrier ? carrier.parameters.length : 0;
+  const items = writes.map((write, i) => {
+    const text = `w${i} as (${shifted(write, offset)})`;
+    offset += write.parameters.length;
+    return text;
+  });
+  return `with ${items.join(', ')} ${carrier ? carrier.sql : 'select 1'}`;
 }
 
 /** `with w0 as (...), w1 as (...) <carrier>`: the held writes, then the carrier, as one statement. */
 function combine(writes: CompiledQuery[], carrier: CompiledQuery | undefined): CompiledQuery {
   if (carrier === undefined && writes.length === 1) return writes[0];
   const parameters: unknown[] = carrier ? [...carrier.parameters] : [];
-  const items = writes.map((write, i) => {
-    const text = `w${i} as (${shifted(write, parameters.length)})`;
-    parameters.push(...write.parameters);
-    return text;
-  });
-  const sql = `with ${items.join(', ')} ${carrier ? carrier.sql : 'select 1'}`;
-  // Named like its parts when they all are: the same few combinations recur on the hot paths.
-  if ((carrier === undefined || statementName(carrier.sql) !== undefined) && writes.every((w) => statementName(w.sql) !== undefined)) nameStatement(sql);
-  return CompiledQuery.raw(sql, parameters);
+  for (const write of writes) for (const value of write.parameters) parameters.push(value);
+  return CompiledQuery.raw(combinedText(writes, carrier), parameters);
 }
 
 /**
@@ -73,7 +168,7 @@ function layers(writes: CompiledQuery[]): CompiledQuery[][] {
   const out: CompiledQuery[][] = [];
   let tables = new Set<string>();
   for (const write of writes) {
-    const table = INSERT_TARGET.exec(write.sql)?.[1] ?? '';
+    const table = tableOf(write.sql);
     if (out.length === 0 || table === '' || tables.has(table)) {
       out.push([write]);
       tables = new Set([table]);
@@ -86,11 +181,12 @@ function layers(writes: CompiledQuery[]): CompiledQuery[][] {
 }
 
 function mayCarry(writes: CompiledQuery[], query: CompiledQuery): boolean {
-  if (!CARRIER.test(query.sql) || NOT_CARRIER.test(query.sql)) return false;
+  if (!carries(query.sql)) return false;
+  const named = names(query.sql);
   return writes.every((write) => {
-    const table = INSERT_TARGET.exec(write.sql)?.[1];
+    const table = tableOf(write.sql);
     // The name as a word, quoted or not (hand-written SQL): a false match only costs a statement.
-    return table !== undefined && !new RegExp(`\\b${table}\\b`, 'i').test(query.sql);
+    return table !== '' && !named(table);
   });
 }
 
@@ -119,10 +215,13 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction && held.has(query)) {
+    if (this.inTransaction && (held.has(query) || ahead.has(query))) {
+      if (ahead.has(query)) heldReads.add(query);
       this.pending.push(query);
       return { rows: [] };
     }
+    // Outside a transaction a read ahead simply runs (readAhead takes this answer).
+    ahead.delete(query);
     return toQueryResult<R>(await this.send(this.owed(query)));
   }
 
@@ -138,8 +237,19 @@ class PipelinedConnection implements DatabaseConnection {
       this.beginPending = false;
       this.begun = true;
     }
-    const groups = layers(this.pending);
+    // Reads ahead keep their place: the writes held before one go out before it.
+    let writes: CompiledQuery[] = [];
+    for (const query of this.pending) {
+      if (!ahead.has(query)) {
+        writes.push(query);
+        continue;
+      }
+      for (const group of layers(writes)) batch.push(combine(group, undefined));
+      writes = [];
+      batch.push(query);
+    }
     this.pending = [];
+    const groups = layers(writes);
     const carried = next !== undefined && groups.length > 0 && mayCarry(groups.at(-1)!, next) ? groups.pop() : undefined;
     for (const group of groups) batch.push(combine(group, undefined));
     if (next !== undefined) batch.push(carried ? combine(carried, next) : next);
@@ -165,8 +275,14 @@ class PipelinedConnection implements DatabaseConnection {
     await this.send(batch);
   }
 
-  async rollback(): Promise<void> {
+  /** Lets go of what is held without sending it: a held read learns that it never ran. */
+  private dropPending(why: string): void {
+    for (const query of this.pending) ahead.get(query)?.reject(new Error(why));
     this.pending = [];
+  }
+
+  async rollback(): Promise<void> {
+    this.dropPending('the transaction rolled back before this read was sent');
     this.beginPending = false;
     if (!this.begun) return;
     this.begun = false;
@@ -181,7 +297,7 @@ class PipelinedConnection implements DatabaseConnection {
 
   /** Drops what was held since a savepoint (rolled back to it: never sent). */
   dropHeld(): void {
-    this.pending = [];
+    this.dropPending('rolled back to a savepoint before this read was sent');
   }
 
   /**
@@ -192,7 +308,7 @@ class PipelinedConnection implements DatabaseConnection {
   private async send(batch: CompiledQuery[]): Promise<PgResult> {
     const client = this.client as pg.PoolClient & { pipeline: boolean; connection: { stream: { cork?(): void; uncork?(): void } } };
     try {
-      if (batch.length === 1) return (await client.query(batch[0].sql, [...batch[0].parameters])) as PgResult;
+      if (batch.length === 1 && !heldReads.has(batch[0])) return (await client.query(batch[0].sql, [...batch[0].parameters])) as PgResult;
       client.pipeline = true;
       const stream = client.connection.stream;
       stream.cork?.();
@@ -204,8 +320,17 @@ class PipelinedConnection implements DatabaseConnection {
       }
       const settled = await Promise.allSettled(answers);
       const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+      batch.forEach((query, i) => {
+        const answer = settled[i];
+        if (answer.status === 'fulfilled') ahead.get(query)?.resolve(toQueryResult(answer.value));
+        else ahead.get(query)?.reject(answer.reason);
+      });
       if (failed) throw failed.reason;
       return (settled.at(-1) as PromiseFulfilledResult<PgResult>).value;
+    } catch (error) {
+      // A batch that could not go out at all: its held reads learn so (settled ones stay settled).
+      for (const query of batch) ahead.get(query)?.reject(error);
+      throw error;
     } finally {
       client.pipeline = false;
     }

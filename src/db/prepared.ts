@@ -2,7 +2,7 @@ import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type 
 import type { Executor } from './connection.js';
 import { nameStatement } from './named-statements.js';
 import { hasStatistics, watchStatistics } from './statistics-gate.js';
-import { writeBehind } from './pg-driver.js';
+import { readAhead, writeBehind } from './pg-driver.js';
 import type { DB } from './schema.js';
 
 /**
@@ -62,6 +62,11 @@ export interface PreparedQuery<V, R> {
   execute(db: Executor, values: V): Promise<QueryResult<R>>;
   /** The first row, or undefined. */
   first(db: Executor, values: V): Promise<R | undefined>;
+  /**
+   * A read whose answer the caller awaits later: in a PostgreSQL transaction it goes out with the
+   * transaction's next round trip instead of one of its own (src/db/pg-driver.ts, `readAhead`).
+   */
+  readAhead(db: Executor, values: V): Promise<QueryResult<R>>;
 }
 
 export interface PreparedOptions {
@@ -113,21 +118,23 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
     }
     return found;
   };
-  const run = (db: Executor, sql: string, filled: unknown[]): Promise<QueryResult<R>> => {
-    const query = CompiledQuery.raw(sql, filled);
+  const run = (db: Executor, sql: string, filled: unknown[], ahead: boolean): Promise<QueryResult<R>> => {
+    const query = CompiledQuery.raw(sql, filled) as CompiledQuery<R>;
+    if (ahead) return readAhead<R>(db, query);
     return db.executeQuery<R>(options.writeBehind ? writeBehind(query) : query);
   };
-  const execute = (db: Executor, values: V): Promise<QueryResult<R>> => {
+  const execute = (db: Executor, values: V, ahead = false): Promise<QueryResult<R>> => {
     const { sql, unnamedSql, fill } = template(db);
     const filled = fill(values);
-    if (unnamedSql === undefined) return run(db, sql, filled);
+    if (unnamedSql === undefined) return run(db, sql, filled, ahead);
     const ready = hasStatistics(db, gate!);
-    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled);
-    return ready.then((open) => run(db, open ? sql : unnamedSql, filled));
+    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled, ahead);
+    return ready.then((open) => run(db, open ? sql : unnamedSql, filled, ahead));
   };
   return {
-    execute,
+    execute: (db, values) => execute(db, values),
     first: async (db, values) => (await execute(db, values)).rows[0],
+    readAhead: (db, values) => execute(db, values, true),
   };
 }
 

@@ -1,8 +1,9 @@
 import { Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { insertRows, prepared } from '../../src/db/prepared.js';
+import { readAhead } from '../../src/db/pg-driver.js';
 import { KEEPER_MIN_ROWS, resetStatisticsGates, startStatisticsKeeper, watchStatistics } from '../../src/db/statistics-gate.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
@@ -56,10 +57,12 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     database = await freshDatabase({ migrate: false });
     await sql`create table wb_items (id text primary key, n integer not null)`.execute(db());
     await sql`create table wb_other (id text primary key)`.execute(db());
+    await sql`create table wb_third (id text primary key, k integer not null)`.execute(db());
   });
   beforeEach(async () => {
     await sql`delete from wb_items`.execute(db());
     await sql`delete from wb_other`.execute(db());
+    await sql`delete from wb_third`.execute(db());
     await sql`insert into wb_other (id) values ('x')`.execute(db());
   });
   afterEach(() => {
@@ -284,6 +287,64 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     expect(names.slice(1)).toEqual([undefined, undefined]);
   });
 
+  it.runIf(testDialect === 'postgres')('the same held writes and carrier make one statement text, kept and named, whatever the values', async () => {
+    const byKey = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    await insert(db(), 'wb_items', [{ id: 'a', n: 7 }]);
+    const sentNamed: { name?: string; text: string }[] = [];
+    const original = pg.Client.prototype.query;
+    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+      sentNamed.push(typeof args[0] === 'string' ? { text: args[0] } : (args[0] as { name?: string; text: string }));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    restore = () => {
+      pg.Client.prototype.query = original;
+    };
+    const pay = (i: number, rows: number) =>
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          await insert(trx, 'wb_other', Array.from({ length: rows }, (_, r) => ({ id: `o${i}.${r}` })));
+          await insert(trx, 'wb_third', [{ id: `t${i}`, k: i }]);
+          return byKey.first(trx, { id: 'a' });
+        });
+    // Twice with one row, then with two: the memo is keyed by the parts' texts, so the
+    // renumbered placeholders follow each part's own parameter count.
+    expect(await pay(1, 1)).toEqual({ n: 7 });
+    expect(await pay(2, 1)).toEqual({ n: 7 });
+    expect(await pay(3, 2)).toEqual({ n: 7 });
+    restore!();
+    const carried = sentNamed.filter((q) => q.text.startsWith('with '));
+    expect(carried).toHaveLength(3);
+    expect(carried[1].text).toBe(carried[0].text);
+    expect(carried[0].name).toMatch(/^gw\d+$/);
+    expect(carried[1].name).toBe(carried[0].name);
+    expect(carried[2].text).not.toBe(carried[0].text);
+    expect(carried[2].name).toMatch(/^gw\d+$/);
+    expect(carried[2].name).not.toBe(carried[0].name);
+    // Each value landed in its own column of its own row.
+    expect((await sql<{ id: string }>`select id from wb_other where id like 'o%' order by id`.execute(db())).rows.map((r) => r.id)).toEqual(['o1.0', 'o2.0', 'o3.0', 'o3.1']);
+    expect((await sql<{ id: string; k: number }>`select id, k from wb_third order by id`.execute(db())).rows).toEqual([
+      { id: 't1', k: 1 },
+      { id: 't2', k: 2 },
+      { id: 't3', k: 3 },
+    ]);
+  });
+
+  it.runIf(testDialect === 'postgres')('a named statement that fails rejects with PostgreSQL\'s error and leaves its connection in step', async () => {
+    const put = prepared<{ id: string; n: number }, never>((qb, v) => (qb as any).insertInto('wb_items').values({ id: v('id'), n: v('n') }));
+    const byKey = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    await put.execute(db(), { id: 'dup', n: 1 });
+    const failure = await put.execute(db(), { id: 'dup', n: 2 }).then(
+      () => undefined,
+      (error: unknown) => error as Error & { code?: string },
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect(failure?.code).toBe('23505');
+    // A named statement that failed inside a transaction fails it; the pool's connections go on serving.
+    await expect(db().transaction().execute((trx) => put.execute(trx, { id: 'dup', n: 3 }))).rejects.toMatchObject({ code: '23505' });
+    for (let i = 0; i < 4; i++) expect(await byKey.first(db(), { id: 'dup' })).toEqual({ n: 1 });
+  });
+
   it.runIf(testDialect === 'postgres')('a statement planned per call until its table has statistics is sent named once it has', async () => {
     resetStatisticsGates();
     const gated = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select(['n', 'id']).where('id', '=', v('id')), { planEachCall: { untilAnalyzed: 'wb_items' } });
@@ -312,6 +373,62 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     const named = sent.filter((q) => q.text.includes('"wb_items"'));
     expect(named).toHaveLength(3);
     expect(named.every((q) => /^gw\d+$/.test(q.name ?? ''))).toBe(true);
+  });
+
+  it('a read ahead goes out with the next statement, sees the writes held before it, and gets its own answer', async () => {
+    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    countStatements();
+    const [early, late, other] = await db()
+      .transaction()
+      .execute(async (trx) => {
+        const early = byId.readAhead(trx, { id: 'a' });
+        await insert(trx, 'wb_items', [{ id: 'a', n: 7 }]);
+        const late = byId.readAhead(trx, { id: 'a' });
+        const other = (await sql<{ id: string }>`select id from wb_other`.execute(trx)).rows;
+        return [(await early).rows, (await late).rows, other];
+      });
+    restore!();
+    // In order: the first read ran before the insert, the second after it.
+    expect(early).toEqual([]);
+    expect(late.map((r) => Number(r.n))).toEqual([7]);
+    expect(other).toEqual([{ id: 'x' }]);
+    if (testDialect === 'postgres') {
+      expect(sent.map((q) => q.slice(0, 24))).toEqual(['begin', 'select "n" from "wb_item', 'insert into "wb_items" (', 'select "n" from "wb_item', 'select id from wb_other', 'commit']);
+      // BEGIN, both reads, the insert and the carrier in one round trip; COMMIT in another.
+      expect(flights).toBe(2);
+    }
+  });
+
+  it('a read ahead runs at once outside a transaction, and rejects when its transaction ends first or its batch fails', async () => {
+    await sql`insert into wb_items (id, n) values ('a', 1)`.execute(db());
+    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    expect((await byId.readAhead(db(), { id: 'a' })).rows.map((r) => Number(r.n))).toEqual([1]);
+    // Rolled back before anything went out: the held read never ran.
+    let held: Promise<unknown> | undefined;
+    await expect(
+      db()
+        .transaction()
+        .execute(async (trx) => {
+          held = byId.readAhead(trx, { id: 'a' });
+          throw new Error('changed my mind');
+        }),
+    ).rejects.toThrow('changed my mind');
+    if (testDialect === 'postgres') await expect(held).rejects.toThrow(/rolled back before this read was sent/);
+    else expect(((await held) as { rows: unknown[] }).rows).toHaveLength(1);
+    // A read that fails fails its own promise, and on PostgreSQL the statement it went out with
+    // (SQLite ran it at once, alone).
+    const broken = CompiledQuery.raw('select no_such_column from wb_items', []);
+    let failing: Promise<unknown> | undefined;
+    const transaction = db()
+      .transaction()
+      .execute(async (trx) => {
+        failing = readAhead(trx, broken);
+        failing.catch(() => {});
+        await sql`select 1`.execute(trx);
+      });
+    if (testDialect === 'postgres') await expect(transaction).rejects.toThrow(/no_such_column/);
+    else await transaction;
+    await expect(failing).rejects.toThrow(/no_such_column/);
   });
 
   it.runIf(testDialect === 'postgres')('the statistics keeper analyzes a watched table once it holds enough rows, not before', async () => {

@@ -3,6 +3,8 @@ import { testApp, type TestApp, type TestMerchant } from '../support/harness.js'
 import { testDialect } from '../support/database.js';
 import { paymentBody, tokenize, vault } from '../support/cards.js';
 import type { SettlementService } from '../../src/modules/settlement/service.js';
+import { Socket } from 'node:net';
+import { subscribed, webhookMerchant } from '../webhooks/support.js';
 
 const PAY = '/gateway/v1/payments';
 
@@ -105,6 +107,54 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     expect(await recoveryJobs(paymentId)).toEqual([]);
     expect(enqueued).not.toContain(`payment.recover:${paymentId}`);
     expect(reports.count).toBe(1);
+  });
+
+  it.runIf(testDialect === 'postgres')("a payment's transaction is three round trips, the webhook subscriptions read ahead with its first", async () => {
+    /** Socket writes to PostgreSQL (one per round trip) while `work` runs. */
+    async function flightsOf(work: () => Promise<void>): Promise<number> {
+      const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+      const write = socket._write;
+      const writev = socket._writev;
+      let flights = 0;
+      socket._write = function (this: Socket, ...args: unknown[]) {
+        if (this.remotePort === 5432) flights += 1;
+        return write.apply(this, args);
+      };
+      socket._writev = function (this: Socket, ...args: unknown[]) {
+        if (this.remotePort === 5432) flights += 1;
+        return writev.apply(this, args);
+      };
+      restore = () => {
+        socket._write = write;
+        socket._writev = writev;
+      };
+      try {
+        await work();
+      } finally {
+        restore();
+        restore = undefined;
+      }
+      return flights;
+    }
+    const pay = async (merchant: TestMerchant, body: object) => {
+      const res = await t.inject({ method: 'POST', url: PAY, headers: merchant.headers, payload: body });
+      expect(res.statusCode, res.body).toBe(201);
+    };
+    // No subscription: the credential; BEGIN with the subscriptions read ahead and the card;
+    // anti-fraud; every write with COMMIT. The subscriptions read used to ride between the
+    // writes and split them: one more. (A first payment warms the merchant's caches.)
+    const plain = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
+    await pay(m, plain);
+    expect(await flightsOf(() => pay(m, plain))).toBe(4);
+    // Subscribed: the notification and its delivery job are read back (their ids), two more;
+    // the notification is written from the subscriptions read ahead.
+    const w = await webhookMerchant(t);
+    await subscribed(t, w, 'https://merchant.example/hooks');
+    const body = paymentBody({ vaultId: await vault(t, w, '4111111111111111') });
+    await pay(w, body);
+    expect(await flightsOf(() => pay(w, body))).toBe(6);
+    const notified = await db().selectFrom('webhook_notifications').select('payload').where('merchant_id', '=', w.merchantId).execute();
+    expect(notified.filter((n) => n.payload.includes('"newValue":"Authorized"'))).toHaveLength(2);
   });
 
   it('a decline and a 96: recorded in the same transaction as the ledger row; the 96 is still a 502', async () => {

@@ -17,6 +17,7 @@ import { recordEvent, recordTransition } from './transitions.js';
 import { reviewQueuePage, type ReviewAfter, type ReviewRow } from './review-queue.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './reads.js';
+import { prefetchSubscriptions } from '../webhooks/outbox.js';
 
 export { RECOVER_JOB };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
@@ -155,6 +156,9 @@ export class PaymentService {
     if (within && !inDatabase) throw new Error('payments: `within` needs an in-database connector');
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
+      // The account's webhook subscriptions, for the status event this transaction writes: read
+      // with its first statement, so no read is left between its writes (outbox.ts).
+      prefetchSubscriptions(trx, payer.accountNumber);
       if (within && !(await within.before(trx))) throw new PaymentNotTaken();
       const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');

@@ -21,7 +21,29 @@ type SubscriptionChoice = { account_number: number; merchant_id: string; event_t
  * the same set, as if the transaction read them from one snapshot (a subscription made while it
  * runs hears from the next transaction on).
  */
-const readInTransaction = new WeakMap<Executor, Map<number, SubscriptionChoice[]>>();
+const readInTransaction = new WeakMap<Executor, Map<number, Promise<SubscriptionChoice[]>>>();
+
+function memoOf(db: Executor): Map<number, Promise<SubscriptionChoice[]>> {
+  let memo = readInTransaction.get(db);
+  if (!memo) readInTransaction.set(db, (memo = new Map()));
+  return memo;
+}
+
+/**
+ * Reads an account's subscriptions now, for the changes this transaction will notify. On
+ * PostgreSQL the read goes out with the transaction's next statement (`readAhead`), so a payment
+ * that calls this when its transaction starts has no read left between its writes, and they all
+ * go out with its COMMIT: one round trip fewer. Anywhere else it reads now, as later would.
+ */
+export function prefetchSubscriptions(db: Executor, account: number): void {
+  if (!db.isTransaction) return;
+  const memo = memoOf(db);
+  if (memo.has(account)) return;
+  const rows = subscriptionOf.readAhead(db, { account }).then((result) => result.rows);
+  // Whoever needs them awaits this; should the transaction end before that, nobody does.
+  rows.catch(() => {});
+  memo.set(account, rows);
+}
 
 export const DELIVER_JOB = 'webhook.deliver';
 /** Retries of one notification stop this long after it was made (or redelivered). */
@@ -105,10 +127,10 @@ async function subscriptionsFor(db: Executor, events: AccountEvent[], business: 
   // One account is the common case (a payment's change): a statement compiled once, and read
   // once per transaction (a billing's end and its next billing's opening both notify).
   if (merchants.length === 0 && accounts.length === 1) {
-    const memo = db.isTransaction ? (readInTransaction.get(db) ?? readInTransaction.set(db, new Map()).get(db)!) : undefined;
+    const memo = db.isTransaction ? memoOf(db) : undefined;
     const known = memo?.get(accounts[0]);
     if (known) return known;
-    const rows = (await subscriptionOf.execute(db, { account: accounts[0] })).rows;
+    const rows = subscriptionOf.execute(db, { account: accounts[0] }).then((result) => result.rows);
     memo?.set(accounts[0], rows);
     return rows;
   }
