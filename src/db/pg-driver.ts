@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
+import { CompiledQuery, PostgresAdapter, PostgresDialect, type DatabaseConnection, type Driver, type QueryResult, type TransactionSettings } from 'kysely';
 import type pg from 'pg';
 import { nameStatement, statementName } from './named-statements.js';
 
@@ -48,6 +48,8 @@ interface Deferred {
 /** Reads asked for with readAhead, and which of them a connection is holding. */
 const ahead = new WeakMap<CompiledQuery, Deferred>();
 const heldReads = new WeakSet<CompiledQuery>();
+/** Held reads their connection has not sent yet. */
+const unsent = new WeakSet<CompiledQuery>();
 
 /**
  * Runs `query`, a read, so that its answer may come with the transaction's next round trip
@@ -56,14 +58,53 @@ const heldReads = new WeakSet<CompiledQuery>();
  * runs now. A held read rejects when its transaction rolls back before it went out, or with the
  * error of the batch it went out in.
  */
-export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promise<QueryResult<R>> }, query: CompiledQuery<R>): Promise<QueryResult<R>> {
-  return new Promise<QueryResult<R>>((resolve, reject) => {
+export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promise<QueryResult<R>> }, query: CompiledQuery<R>): AheadRead<R> {
+  let queued!: Promise<void>;
+  const answer = new Promise<QueryResult<R>>((resolve, reject) => {
     ahead.set(query, { resolve: resolve as Deferred['resolve'], reject });
-    db.executeQuery(query).then((result) => {
+    queued = db.executeQuery(query).then((result) => {
       // Not held: it ran now, and this is its answer. Held: send() settles the promise.
       if (!heldReads.has(query)) resolve(result);
     }, reject);
   });
+  return Object.assign(answer, {
+    queued,
+    read: async () => {
+      // Still held: nothing of the caller's own carried it, so it goes now (with whatever else is held).
+      await queued;
+      if (unsent.has(query)) await sendHeld(db as never);
+      return answer;
+    },
+  });
+}
+
+/**
+ * A read ahead's answer, and `queued`: settled once the read is held by its connection (or has
+ * run). Kysely hands one transaction's statements to its connection one at a time, in an order
+ * that is not always the order they were asked in; a caller whose next statement must carry
+ * the read waits for `queued` before asking it.
+ */
+export type AheadRead<R> = Promise<QueryResult<R>> & {
+  queued: Promise<void>;
+  /**
+   * The answer, for a caller about to wait for it: sends the read first if it is still held (a
+   * held read waits for a next statement; awaited with none to come, it would wait forever).
+   */
+  read(): Promise<QueryResult<R>>;
+};
+
+/** Not a statement: asks the connection to send what it holds (see sendHeld). */
+const SEND_HELD = CompiledQuery.raw('-- send held');
+
+/**
+ * Sends what the transaction holds now (writes, reads ahead), if anything, and waits for the
+ * answers. For a caller that read ahead and is about to await that read with no statement of
+ * its own in between: held, the read would wait for a next statement that never comes. Nothing
+ * to do on SQLite, where nothing is held.
+ */
+export async function sendHeld(db: { getExecutor(): { adapter: object }; executeQuery(query: CompiledQuery): Promise<QueryResult<unknown>> }): Promise<void> {
+  if (db.getExecutor().adapter.constructor !== PostgresAdapter) return;
+  await db.executeQuery(SEND_HELD);
 }
 
 const INSERT_TARGET = /^insert into "([a-z_][a-z0-9_]*)"/i;
@@ -215,8 +256,15 @@ class PipelinedConnection implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (query === SEND_HELD) {
+      await this.flush();
+      return { rows: [] };
+    }
     if (this.inTransaction && (held.has(query) || ahead.has(query))) {
-      if (ahead.has(query)) heldReads.add(query);
+      if (ahead.has(query)) {
+        heldReads.add(query);
+        unsent.add(query);
+      }
       this.pending.push(query);
       return { rows: [] };
     }
@@ -240,6 +288,7 @@ class PipelinedConnection implements DatabaseConnection {
     // Reads ahead keep their place: the writes held before one go out before it.
     let writes: CompiledQuery[] = [];
     for (const query of this.pending) {
+      unsent.delete(query);
       if (!ahead.has(query)) {
         writes.push(query);
         continue;
@@ -277,7 +326,10 @@ class PipelinedConnection implements DatabaseConnection {
 
   /** Lets go of what is held without sending it: a held read learns that it never ran. */
   private dropPending(why: string): void {
-    for (const query of this.pending) ahead.get(query)?.reject(new Error(why));
+    for (const query of this.pending) {
+      unsent.delete(query);
+      ahead.get(query)?.reject(new Error(why));
+    }
     this.pending = [];
   }
 

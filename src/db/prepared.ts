@@ -1,8 +1,8 @@
-import { CompiledQuery, PostgresAdapter, type Compilable, type Insertable, type QueryResult } from 'kysely';
+import { CompiledQuery, PostgresAdapter, type Compilable, type Expression, type Insertable, type QueryResult } from 'kysely';
 import type { Executor } from './connection.js';
 import { nameStatement } from './named-statements.js';
 import { hasStatistics, watchStatistics } from './statistics-gate.js';
-import { readAhead, writeBehind } from './pg-driver.js';
+import { readAhead, writeBehind, type AheadRead } from './pg-driver.js';
 import type { DB } from './schema.js';
 
 /**
@@ -66,7 +66,20 @@ export interface PreparedQuery<V, R> {
    * A read whose answer the caller awaits later: in a PostgreSQL transaction it goes out with the
    * transaction's next round trip instead of one of its own (src/db/pg-driver.ts, `readAhead`).
    */
-  readAhead(db: Executor, values: V): Promise<QueryResult<R>>;
+  readAhead(db: Executor, values: V): AheadRead<R>;
+}
+
+/**
+ * A scalar expression that one module lends a statement another module prepares: built once
+ * into the borrower's template from its slot reader, with the values of the lender's own slots
+ * (named apart from the borrower's). The lender keeps its table to itself; the borrower only
+ * places the expression. `kind` names the template variant it makes (one compiled statement
+ * per kind).
+ */
+export interface LentExpression {
+  kind: string;
+  build(db: Executor, v: (slot: string) => any): Expression<unknown>;
+  values: Record<string, unknown>;
 }
 
 export interface PreparedOptions {
@@ -118,23 +131,27 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
     }
     return found;
   };
-  const run = (db: Executor, sql: string, filled: unknown[], ahead: boolean): Promise<QueryResult<R>> => {
+  const run = (db: Executor, sql: string, filled: unknown[]): Promise<QueryResult<R>> => {
     const query = CompiledQuery.raw(sql, filled) as CompiledQuery<R>;
-    if (ahead) return readAhead<R>(db, query);
     return db.executeQuery<R>(options.writeBehind ? writeBehind(query) : query);
   };
-  const execute = (db: Executor, values: V, ahead = false): Promise<QueryResult<R>> => {
+  const execute = (db: Executor, values: V): Promise<QueryResult<R>> => {
     const { sql, unnamedSql, fill } = template(db);
     const filled = fill(values);
-    if (unnamedSql === undefined) return run(db, sql, filled, ahead);
+    if (unnamedSql === undefined) return run(db, sql, filled);
     const ready = hasStatistics(db, gate!);
-    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled, ahead);
-    return ready.then((open) => run(db, open ? sql : unnamedSql, filled, ahead));
+    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled);
+    return ready.then((open) => run(db, open ? sql : unnamedSql, filled));
   };
   return {
-    execute: (db, values) => execute(db, values),
+    execute,
     first: async (db, values) => (await execute(db, values)).rows[0],
-    readAhead: (db, values) => execute(db, values, true),
+    readAhead: (db, values) => {
+      const { sql, unnamedSql, fill } = template(db);
+      // Asked at once, in the caller's order: a gate's catalog read would come between.
+      if (unnamedSql !== undefined) throw new Error('prepared: a statement behind a statistics gate is not read ahead');
+      return readAhead<R>(db, CompiledQuery.raw(sql, fill(values)) as CompiledQuery<R>);
+    },
   };
 }
 

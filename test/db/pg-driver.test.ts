@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CompiledQuery, sql } from 'kysely';
 import pg from 'pg';
 import { insertRows, prepared } from '../../src/db/prepared.js';
-import { readAhead } from '../../src/db/pg-driver.js';
+import { readAhead, sendHeld } from '../../src/db/pg-driver.js';
 import { KEEPER_MIN_ROWS, resetStatisticsGates, startStatisticsKeeper, watchStatistics } from '../../src/db/statistics-gate.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 
@@ -397,6 +397,32 @@ describe(`held writes in a transaction (${testDialect})`, () => {
       // BEGIN, both reads, the insert and the carrier in one round trip; COMMIT in another.
       expect(flights).toBe(2);
     }
+  });
+
+  it('a read ahead is held once `queued` settles, and sendHeld sends it when no statement of its own follows', async () => {
+    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    await sql`insert into wb_items (id, n) values ('a', 3)`.execute(db());
+    countStatements();
+    const answer = await db()
+      .transaction()
+      .execute(async (trx) => {
+        const read = byId.readAhead(trx, { id: 'a' });
+        await read.queued;
+        // Held (PostgreSQL) or already run (SQLite): nothing more was asked for it.
+        if (testDialect === 'postgres') expect(sent).toEqual([]);
+        await sendHeld(trx);
+        await sendHeld(trx); // nothing held: nothing sent
+        return (await read).rows;
+      });
+    restore!();
+    expect(answer.map((r) => Number(r.n))).toEqual([3]);
+    if (testDialect === 'postgres') {
+      expect(sent.map((q) => q.slice(0, 24))).toEqual(['begin', 'select "n" from "wb_item', 'commit']);
+      expect(flights).toBe(2);
+    }
+    // A statement behind a statistics gate is not read ahead (the gate's own read would come first).
+    const gated = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')), { planEachCall: { untilAnalyzed: 'wb_items' } });
+    if (testDialect === 'postgres') expect(() => gated.readAhead(db(), { id: 'a' })).toThrow(/statistics gate/);
   });
 
   it('a read ahead runs at once outside a transaction, and rejects when its transaction ends first or its batch fails', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
-import { paymentBody, tokenize, vault } from '../support/cards.js';
+import { encryptCard, paymentBody, tokenize, vault } from '../support/cards.js';
 import type { SettlementService } from '../../src/modules/settlement/service.js';
 import { Socket } from 'node:net';
 import { subscribed, webhookMerchant } from '../webhooks/support.js';
@@ -140,21 +140,76 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
       const res = await t.inject({ method: 'POST', url: PAY, headers: merchant.headers, payload: body });
       expect(res.statusCode, res.body).toBe(201);
     };
-    // No subscription: the credential; BEGIN with the subscriptions read ahead and the card;
-    // anti-fraud; every write with COMMIT. The subscriptions read used to ride between the
-    // writes and split them: one more. (A first payment warms the merchant's caches.)
+    // No subscription: the credential; BEGIN with the subscriptions and the vault card read
+    // ahead and the anti-fraud query (which reads the card's fingerprint itself); every write
+    // with COMMIT. The subscriptions read used to ride between the writes and split them, and
+    // the card was read alone before the anti-fraud query: two more. (A first payment warms
+    // the merchant's caches.)
     const plain = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
     await pay(m, plain);
-    expect(await flightsOf(() => pay(m, plain))).toBe(4);
+    expect(await flightsOf(() => pay(m, plain))).toBe(3);
+    // A sandbox trigger decides without the anti-fraud query: the card read still goes out
+    // (with BEGIN and the subscriptions), alone, and the payment is Blocked for review.
+    const review = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
+    (review.customer as { email: string }).email = 'someone@review.test';
+    const reviewed = await flightsOf(async () => {
+      const res = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: review });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().status).toBe('Blocked');
+    });
+    expect(reviewed).toBe(3);
+    // An encrypted card needs no read: BEGIN, the subscriptions and the anti-fraud query, then
+    // the writes. (The first one loads the card key.)
+    const encrypted = async () => paymentBody({ encryptedCard: await encryptCard(t, { number: '4111111111111111', expirationMonth: '12', expirationYear: '2035', securityCode: '123' }) });
+    await pay(m, await encrypted());
+    const second = await encrypted();
+    expect(await flightsOf(() => pay(m, second))).toBe(3);
     // Subscribed: the notification and its delivery job are read back (their ids), two more;
     // the notification is written from the subscriptions read ahead.
     const w = await webhookMerchant(t);
     await subscribed(t, w, 'https://merchant.example/hooks');
     const body = paymentBody({ vaultId: await vault(t, w, '4111111111111111') });
     await pay(w, body);
-    expect(await flightsOf(() => pay(w, body))).toBe(6);
+    expect(await flightsOf(() => pay(w, body))).toBe(5);
     const notified = await db().selectFrom('webhook_notifications').select('payload').where('merchant_id', '=', w.merchantId).execute();
     expect(notified.filter((n) => n.payload.includes('"newValue":"Authorized"'))).toHaveLength(2);
+  });
+
+  it("a vault card's rules see its fingerprint (read with the anti-fraud query on PostgreSQL); an unknown, foreign or deleted card is 404 with nothing written", async () => {
+    const merchant = await t.merchant();
+    const admin = { ...t.adminHeaders, 'content-type': 'application/json' };
+    const velocity = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/antifraud`, headers: admin, payload: { velocity: { maxPerCard: 2, maxPerDocument: 1_000_000, maxPerIp: 1_000_000 } } });
+    expect(velocity.statusCode, velocity.body).toBe(200);
+    const reasonsOf = async (paymentId: string) => JSON.parse((await db().selectFrom('payments').select('antifraud_reasons').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).antifraud_reasons);
+    const pay = (vaultId: string, who: TestMerchant = merchant) => t.inject({ method: 'POST', url: PAY, headers: who.headers, payload: paymentBody({ vaultId }) });
+    // Velocity by card: the third payment of one card within the window is scored.
+    const repeated = await vault(t, merchant, '4111111111111111');
+    const first = await pay(repeated);
+    const second = await pay(repeated);
+    const third = await pay(repeated);
+    expect([first.statusCode, second.statusCode, third.statusCode]).toEqual([201, 201, 201]);
+    expect(await reasonsOf(first.json().paymentId)).toEqual([]);
+    expect(await reasonsOf(second.json().paymentId)).toEqual([]);
+    expect(await reasonsOf(third.json().paymentId)).toEqual(['velocity_card']);
+    // A blocklisted card number: refused (59) without reaching the acquirer.
+    const listedCard = await vault(t, merchant, '5555555555554444');
+    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin, payload: { kind: 'card', value: '5555555555554444' } })).statusCode).toBe(201);
+    const refused = await pay(listedCard);
+    expect(refused.statusCode, refused.body).toBe(201);
+    expect(refused.json().returnCode).toBe('59');
+    expect(await reasonsOf(refused.json().paymentId)).toEqual(['blocklist_card']);
+    // Unknown, another merchant's, deleted: 404, and no payment, ledger row or outbox row.
+    const before = { payments: (await payments(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length };
+    const other = await t.merchant();
+    const foreign = await vault(t, other, '4012001037141112');
+    const deleted = await vault(t, merchant, '4012001037141112');
+    expect((await t.inject({ method: 'DELETE', url: `/gateway/v1/vaults/cards/${deleted}`, headers: merchant.headers })).statusCode).toBe(200);
+    for (const vaultId of ['00000000-0000-4000-8000-000000000000', foreign, deleted]) {
+      const res = await pay(vaultId);
+      expect(res.statusCode, res.body).toBe(404);
+      expect(res.json()).toEqual([{ tag: 'not_found', description: 'cardInfo.vaultId not found.' }]);
+    }
+    expect({ payments: (await payments(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length }).toEqual(before);
   });
 
   it('a decline and a 96: recorded in the same transaction as the ledger row; the 96 is still a 502', async () => {

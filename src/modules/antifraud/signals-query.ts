@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.js';
-import { prepared, type PreparedQuery } from '../../db/prepared.js';
+import { prepared, type LentExpression, type PreparedQuery } from '../../db/prepared.js';
 import type { BlocklistKind } from './repository.js';
 
 /** What one assessment asks the database, already normalised by the engine. */
@@ -7,7 +7,8 @@ export interface SignalInput {
   merchantId: string;
   /** ISO start of the velocity window (inclusive); ISO strings compare correctly as text. */
   since: string;
-  cardFingerprint: string;
+  /** The fingerprint, or the card store's subquery for it (the card is then read in the same round trip). */
+  cardFingerprint: string | LentExpression;
   /** Velocity: compared with `payments.customer_document` / `customer_ip` as stored. */
   document?: string;
   ip?: string;
@@ -34,29 +35,30 @@ type Slot = string;
  * walk, but SQLite ran the subquery as a co-routine and paid a yield per row, 2.3 times the cost
  * (measured on a payment bench's database, 178 rows walked a payment: 37 us against 16 us).
  */
-function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
+function build(db: Executor, v: (slot: Slot) => any, ipCount: number, lent: LentExpression | undefined) {
+  const fingerprint = lent ? lent.build(db, v) : v('cardFingerprint');
   return db.selectNoFrom((eb) => {
     const listed = (kind: BlocklistKind, values: unknown[]) =>
       eb.exists(eb.selectFrom('antifraud_blocklist').select('id').where('kind', '=', kind).where('value', 'in', values as string[]));
-    const reached = (column: 'card_fingerprint' | 'customer_document' | 'customer_ip', value: Slot, skip: Slot) =>
+    const reached = (column: 'card_fingerprint' | 'customer_document' | 'customer_ip', value: unknown, skip: Slot) =>
       eb.exists(
         eb
           .selectFrom('payments')
           .select('created_at')
           .where('merchant_id', '=', v('merchantId'))
-          .where(column, '=', v(value))
+          .where(column, '=', value as string)
           .where('created_at', '>=', v('since'))
           .limit(1)
           .offset(v(skip)),
       );
     return [
-      listed('card', [v('cardFingerprint')]).as('listed_card'),
+      listed('card', [fingerprint]).as('listed_card'),
       listed('document', [v('listedDocument')]).as('listed_document'),
       listed('email', [v('listedEmail')]).as('listed_email'),
       listed('ip', Array.from({ length: ipCount }, (_, i) => v(`ips.${i}`))).as('listed_ip'),
-      reached('card_fingerprint', 'cardFingerprint', 'skipCard').as('velocity_card'),
-      reached('customer_document', 'document', 'skipDocument').as('velocity_document'),
-      reached('customer_ip', 'ip', 'skipIp').as('velocity_ip'),
+      reached('card_fingerprint', fingerprint, 'skipCard').as('velocity_card'),
+      reached('customer_document', v('document'), 'skipDocument').as('velocity_document'),
+      reached('customer_ip', v('ip'), 'skipIp').as('velocity_ip'),
     ];
   });
 }
@@ -69,11 +71,12 @@ function build(db: Executor, v: (slot: Slot) => any, ipCount: number) {
  * window through another index, 5-6 ms a payment instead of 0.15 ms (src/db/statistics-gate.ts;
  * docs/performance.md, issue 15).
  */
-const byIpCount = new Map<number, PreparedQuery<Record<Slot, unknown>, Record<string, unknown>>>();
+const byShape = new Map<string, PreparedQuery<Record<Slot, unknown>, Record<string, unknown>>>();
 
-function query(ipCount: number) {
-  let found = byIpCount.get(ipCount);
-  if (!found) byIpCount.set(ipCount, (found = prepared((db, v) => build(db, v as (slot: Slot) => any, ipCount), { planEachCall: { untilAnalyzed: 'payments' } })));
+function query(ipCount: number, lent: LentExpression | undefined) {
+  const shape = `${ipCount}:${lent?.kind ?? ''}`;
+  let found = byShape.get(shape);
+  if (!found) byShape.set(shape, (found = prepared((db, v) => build(db, v as (slot: Slot) => any, ipCount, lent), { planEachCall: { untilAnalyzed: 'payments' } })));
   return found;
 }
 
@@ -83,10 +86,12 @@ const NONE = '';
 
 export async function querySignals(db: Executor, input: SignalInput): Promise<Signals> {
   const ips = input.listed.ips.length > 0 ? input.listed.ips : [NONE];
+  const lent = typeof input.cardFingerprint === 'string' ? undefined : input.cardFingerprint;
   const values: Record<Slot, unknown> = {
+    ...lent?.values,
     merchantId: input.merchantId,
     since: input.since,
-    cardFingerprint: input.cardFingerprint,
+    cardFingerprint: lent ? NONE : input.cardFingerprint,
     document: input.document ?? NONE,
     ip: input.ip ?? NONE,
     skipCard: input.thresholds.card - 1,
@@ -96,7 +101,7 @@ export async function querySignals(db: Executor, input: SignalInput): Promise<Si
     listedEmail: input.listed.email ?? NONE,
   };
   ips.forEach((ip, i) => (values[`ips.${i}`] = ip));
-  const row = (await query(ips.length).first(db, values))!;
+  const row = (await query(ips.length, lent).first(db, values))!;
   // EXISTS is a boolean on PostgreSQL and 0/1 on SQLite.
   const yes = (column: string) => Boolean(Number(row[column]));
   const listed = (['card', 'document', 'email', 'ip'] as const).filter((kind) => yes(`listed_${kind}`));

@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { allColumns } from '../../db/columns.js';
-import { prepared } from '../../db/prepared.js';
+import type { AheadRead } from '../../db/pg-driver.js';
+import { prepared, type LentExpression } from '../../db/prepared.js';
 import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
 
 export type CardKeyRow = Selectable<CardKeysTable>;
@@ -17,6 +18,10 @@ const VAULT_CARD_COLUMNS = allColumns<VaultCardsTable>()([
 const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>((db, v) =>
   db.selectFrom('vault_cards').select(VAULT_CARD_COLUMNS).where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
 );
+
+/** The live card's fingerprint, as a scalar subquery for another module's statement (see liveFingerprint). */
+const liveFingerprint = (db: Executor, v: (slot: string) => any) =>
+  db.selectFrom('vault_cards').select('fingerprint').where('vault_id', '=', v('vault.vaultId')).where('merchant_id', '=', v('vault.merchantId')).where('deleted_at', 'is', null);
 
 /** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
 export const CURRENT_KEY_SETTING = 'card_key_current';
@@ -114,6 +119,16 @@ export const vaultCardsRepository = {
   /** The merchant's live card; another merchant's, an unknown or a deleted one is undefined. */
   async findLive(db: Executor, merchantId: string, vaultId: string): Promise<VaultCardRow | undefined> {
     return findLive.first(db, { vaultId, merchantId });
+  },
+
+  /** findLive sent ahead (src/db/pg-driver.ts, `readAhead`): answered with the transaction's next round trip. */
+  findLiveAhead(db: Executor, merchantId: string, vaultId: string): AheadRead<VaultCardRow> {
+    return findLive.readAhead(db, { vaultId, merchantId });
+  },
+
+  /** The live card's fingerprint (null for an unknown or deleted card), lent as a subquery. */
+  liveFingerprint(merchantId: string, vaultId: string): LentExpression {
+    return { kind: 'vault', build: liveFingerprint, values: { 'vault.vaultId': vaultId, 'vault.merchantId': merchantId } };
   },
 
   /**

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
+import type { LentExpression } from '../../db/prepared.js';
 import { maskPan, type CardBrand } from '../../domain/cards.js';
 import { ApiError, notFound, type ErrorItem } from '../../http/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
@@ -220,7 +221,28 @@ export class CardService {
    * (a subscription billing records PaymentInvalid, a payment answers 400).
    */
   async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
-    const row = await vault.findLive(executor, merchantId, vaultId);
+    return this.vaultCardOf(await vault.findLive(executor, merchantId, vaultId), tag);
+  }
+
+  /**
+   * loadVaultCard for a caller that asks the card's fingerprint in a statement of its own first
+   * (a payment's anti-fraud): the read goes out ahead, with that statement (src/db/pg-driver.ts,
+   * `readAhead`), and the fingerprint is lent as a subquery, so neither waits for the other.
+   * `card()` sends the read first if nothing carried it (an assessment that asked nothing).
+   */
+  async vaultCardAhead(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<{ fingerprint: LentExpression; card(): Promise<VaultCard> }> {
+    const read = vault.findLiveAhead(executor, merchantId, vaultId);
+    // Awaited by card(); a transaction that ends before that leaves it unread.
+    read.catch(() => {});
+    // Held before the caller asks its own statement, so that statement carries it.
+    await read.queued;
+    return {
+      fingerprint: vault.liveFingerprint(merchantId, vaultId),
+      card: async () => this.vaultCardOf((await read.read()).rows[0], tag),
+    };
+  }
+
+  private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {
     if (!row) throw new ApiError(404, 'not_found', `${tag} not found.`);
     return {
       pan: this.cipher.decrypt(row.pan_sealed, sealVaultAd(row.vault_id)),

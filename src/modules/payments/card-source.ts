@@ -1,5 +1,6 @@
 import type { PaymentDeps } from './service.js';
 import type { Executor } from '../../db/connection.js';
+import type { LentExpression } from '../../db/prepared.js';
 import { isValidCvv } from '../../domain/cards.js';
 import type { Card } from '../cards/card-data.js';
 import { ApiError } from '../../http/errors.js';
@@ -40,6 +41,29 @@ export async function storedCardOf(
     return { ...card, source: 'token' };
   }
   return undefined;
+}
+
+/**
+ * PostgreSQL, a vault card: its read is sent ahead and its fingerprint lent to the anti-fraud
+ * query, so the two share a round trip (the card is read when `card()` is awaited, after the
+ * assessment). Undefined for any other source or engine: read the card first (storedCardOf).
+ */
+export async function vaultCardAhead(
+  ctx: PaymentDeps,
+  executor: Executor,
+  merchantId: string,
+  cardInfo: PaymentBody['cardInfo'],
+): Promise<{ fingerprint: LentExpression; card(): Promise<ChargeableCard> } | undefined> {
+  const vaultId = cardInfo.vaultId;
+  if (vaultId === undefined || ctx.database.dialect !== 'postgres') return undefined;
+  const ahead = await ctx.cards.vaultCardAhead(executor, merchantId, vaultId, 'cardInfo.vaultId');
+  return {
+    fingerprint: ahead.fingerprint,
+    card: async () => {
+      const card = await ahead.card();
+      return { ...card, source: 'vault', vaultId, forcedReturnCode: card.sandboxReturnCode };
+    },
+  };
 }
 
 /** The payment's own `brand` and `securityCode` must agree with the card they name. */

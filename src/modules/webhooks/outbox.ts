@@ -21,9 +21,9 @@ type SubscriptionChoice = { account_number: number; merchant_id: string; event_t
  * the same set, as if the transaction read them from one snapshot (a subscription made while it
  * runs hears from the next transaction on).
  */
-const readInTransaction = new WeakMap<Executor, Map<number, Promise<SubscriptionChoice[]>>>();
+const readInTransaction = new WeakMap<Executor, Map<number, () => Promise<SubscriptionChoice[]>>>();
 
-function memoOf(db: Executor): Map<number, Promise<SubscriptionChoice[]>> {
+function memoOf(db: Executor): Map<number, () => Promise<SubscriptionChoice[]>> {
   let memo = readInTransaction.get(db);
   if (!memo) readInTransaction.set(db, (memo = new Map()));
   return memo;
@@ -39,10 +39,12 @@ export function prefetchSubscriptions(db: Executor, account: number): void {
   if (!db.isTransaction) return;
   const memo = memoOf(db);
   if (memo.has(account)) return;
-  const rows = subscriptionOf.readAhead(db, { account }).then((result) => result.rows);
+  const read = subscriptionOf.readAhead(db, { account });
   // Whoever needs them awaits this; should the transaction end before that, nobody does.
-  rows.catch(() => {});
-  memo.set(account, rows);
+  read.catch(() => {});
+  // Asked for later: sent then if no statement carried it by that time (a payment refused by a
+  // sandbox trigger writes without having sent anything).
+  memo.set(account, () => read.read().then((result) => result.rows));
 }
 
 export const DELIVER_JOB = 'webhook.deliver';
@@ -129,9 +131,9 @@ async function subscriptionsFor(db: Executor, events: AccountEvent[], business: 
   if (merchants.length === 0 && accounts.length === 1) {
     const memo = db.isTransaction ? memoOf(db) : undefined;
     const known = memo?.get(accounts[0]);
-    if (known) return known;
+    if (known) return known();
     const rows = subscriptionOf.execute(db, { account: accounts[0] }).then((result) => result.rows);
-    memo?.set(accounts[0], rows);
+    memo?.set(accounts[0], () => rows);
     return rows;
   }
   return db
