@@ -58,7 +58,13 @@ const unsent = new WeakSet<CompiledQuery>();
  * runs now. A held read rejects when its transaction rolls back before it went out, or with the
  * error of the batch it went out in.
  */
-export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promise<QueryResult<R>> }, query: CompiledQuery<R>): AheadRead<R> {
+/** What readAhead and sendHeld run on: a Kysely executor (the database or a transaction). */
+interface Runner {
+  getExecutor(): { adapter: object };
+  executeQuery<R>(query: CompiledQuery<R>): Promise<QueryResult<R>>;
+}
+
+export function readAhead<R>(db: Runner, query: CompiledQuery<R>): AheadRead<R> {
   let queued!: Promise<void>;
   const answer = new Promise<QueryResult<R>>((resolve, reject) => {
     ahead.set(query, { resolve: resolve as Deferred['resolve'], reject });
@@ -72,7 +78,7 @@ export function readAhead<R>(db: { executeQuery(query: CompiledQuery<R>): Promis
     read: async () => {
       // Still held: nothing of the caller's own carried it, so it goes now (with whatever else is held).
       await queued;
-      if (unsent.has(query)) await sendHeld(db as never);
+      if (unsent.has(query)) await sendHeld(db);
       return answer;
     },
   });
@@ -102,7 +108,7 @@ const SEND_HELD = CompiledQuery.raw('-- send held');
  * its own in between: held, the read would wait for a next statement that never comes. Nothing
  * to do on SQLite, where nothing is held.
  */
-export async function sendHeld(db: { getExecutor(): { adapter: object }; executeQuery(query: CompiledQuery): Promise<QueryResult<unknown>> }): Promise<void> {
+export async function sendHeld(db: Runner): Promise<void> {
   if (db.getExecutor().adapter.constructor !== PostgresAdapter) return;
   await db.executeQuery(SEND_HELD);
 }

@@ -53,6 +53,20 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     };
   }
 
+  /** Every query handed to node-postgres from now on, with its name when it went out named. */
+  function recordQueries(): { name?: string; text: string }[] {
+    const queries: { name?: string; text: string }[] = [];
+    const original = pg.Client.prototype.query;
+    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
+      queries.push(typeof args[0] === 'string' ? { text: args[0] } : (args[0] as { name?: string; text: string }));
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    };
+    restore = () => {
+      pg.Client.prototype.query = original;
+    };
+    return queries;
+  }
+
   beforeAll(async () => {
     database = await freshDatabase({ migrate: false });
     await sql`create table wb_items (id text primary key, n integer not null)`.execute(db());
@@ -273,16 +287,9 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     const byKey = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
     const star = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').selectAll().where('id', '=', v('id')));
     const planned = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('id').where('id', '=', v('id')), { planEachCall: true });
-    const names: (string | undefined)[] = [];
-    const original = pg.Client.prototype.query;
-    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-      names.push(typeof args[0] === 'string' ? undefined : (args[0] as { name?: string }).name);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    restore = () => {
-      pg.Client.prototype.query = original;
-    };
+    const queries = recordQueries();
     for (const query of [byKey, star, planned]) await query.execute(db(), { id: 'a' });
+    const names = queries.map((q) => q.name);
     expect(names[0]).toMatch(/^gw\d+$/);
     expect(names.slice(1)).toEqual([undefined, undefined]);
   });
@@ -290,15 +297,7 @@ describe(`held writes in a transaction (${testDialect})`, () => {
   it.runIf(testDialect === 'postgres')('the same held writes and carrier make one statement text, kept and named, whatever the values', async () => {
     const byKey = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
     await insert(db(), 'wb_items', [{ id: 'a', n: 7 }]);
-    const sentNamed: { name?: string; text: string }[] = [];
-    const original = pg.Client.prototype.query;
-    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-      sentNamed.push(typeof args[0] === 'string' ? { text: args[0] } : (args[0] as { name?: string; text: string }));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    restore = () => {
-      pg.Client.prototype.query = original;
-    };
+    const sentNamed = recordQueries();
     const pay = (i: number, rows: number) =>
       db()
         .transaction()
@@ -348,15 +347,7 @@ describe(`held writes in a transaction (${testDialect})`, () => {
   it.runIf(testDialect === 'postgres')('a statement planned per call until its table has statistics is sent named once it has', async () => {
     resetStatisticsGates();
     const gated = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select(['n', 'id']).where('id', '=', v('id')), { planEachCall: { untilAnalyzed: 'wb_items' } });
-    const sent: { name?: string; text: string }[] = [];
-    const original = pg.Client.prototype.query;
-    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-      sent.push(typeof args[0] === 'string' ? { text: args[0] } : (args[0] as { name?: string; text: string }));
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    restore = () => {
-      pg.Client.prototype.query = original;
-    };
+    const sent = recordQueries();
     await insert(db(), 'wb_items', [{ id: 'a', n: 1 }]);
     sent.length = 0;
     // Never analyzed: unnamed, and the catalog is asked once, not on every call.

@@ -3,6 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { LentExpression } from '../../db/prepared.js';
 import { isValidCvv } from '../../domain/cards.js';
 import type { Card } from '../cards/card-data.js';
+import type { VaultCard } from '../cards/service.js';
 import { ApiError } from '../../http/errors.js';
 import type { PaymentBody } from './schemas.js';
 
@@ -33,8 +34,7 @@ export async function storedCardOf(
   cardInfo: PaymentBody['cardInfo'],
 ): Promise<ChargeableCard | undefined> {
   if (cardInfo.vaultId !== undefined) {
-    const card = await ctx.cards.loadVaultCard(executor, merchantId, cardInfo.vaultId, 'cardInfo.vaultId');
-    return { ...card, source: 'vault', vaultId: cardInfo.vaultId, forcedReturnCode: card.sandboxReturnCode };
+    return chargeableVault(await ctx.cards.loadVaultCard(executor, merchantId, cardInfo.vaultId, 'cardInfo.vaultId'));
   }
   if (cardInfo.numberToken !== undefined) {
     const card = await ctx.cards.consumeToken(executor, merchantId, cardInfo.numberToken, 'cardInfo.numberToken');
@@ -59,11 +59,13 @@ export async function vaultCardAhead(
   const ahead = await ctx.cards.vaultCardAhead(executor, merchantId, vaultId, 'cardInfo.vaultId');
   return {
     fingerprint: ahead.fingerprint,
-    card: async () => {
-      const card = await ahead.card();
-      return { ...card, source: 'vault', vaultId, forcedReturnCode: card.sandboxReturnCode };
-    },
+    card: async () => chargeableVault(await ahead.card()),
   };
+}
+
+/** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
+function chargeableVault(card: VaultCard): ChargeableCard {
+  return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode };
 }
 
 /** The payment's own `brand` and `securityCode` must agree with the card they name. */
