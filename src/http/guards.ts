@@ -13,6 +13,20 @@ export const gatewayAuth = (ctx: AppContext, scope?: Scope) => async (request: F
   request.principal = await ctx.auth.authenticate('gateway', request.headers.authorization, request.ip, scope);
 };
 
+/**
+ * `gatewayAuth` for a route whose service carries the credential's re-read in its own
+ * transaction (POST /v1/payments): the token is verified here, and the read that makes a
+ * revocation effective at once rides the transaction's first round trip instead of one of its
+ * own (`request.carriedCredential`, confirmed before anything commits; see CarriedCredential).
+ * A request with an Idempotency-Key is checked here, before its slot is read or replayed.
+ */
+export const gatewayAuthCarried = (ctx: AppContext, scope: Scope) => async (request: FastifyRequest) => {
+  if (request.headers['idempotency-key'] !== undefined) return gatewayAuth(ctx, scope)(request);
+  const { principal, carried } = await ctx.auth.authenticateCarried('gateway', request.headers.authorization, request.ip, scope);
+  request.principal = principal;
+  request.carriedCredential = carried;
+};
+
 export const integrationAuth = (ctx: AppContext) => async (request: FastifyRequest) => {
   request.principal = await ctx.auth.authenticate('integration', request.headers.authorization, request.ip, 'integration');
 };

@@ -1,11 +1,12 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
+import { ApiError, unauthorized } from '../../http/errors.js';
 import { adminKeyDigest } from '../../http/guards.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
+import { CarriedCredential, checkCredential } from './carried-credential.js';
 import { clearFailures, LOCK_MS, lockedForSeconds, MAX_FAILURES, recordFailure } from './lockout.js';
 import type { ApiName, TokenClaims, TokenSigner } from './tokens.js';
 
@@ -42,7 +43,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly signer: TokenSigner,
     /** Credentials belong to the merchants module: read through its service. */
-    private readonly merchants: Pick<MerchantService, 'activeCredential'>,
+    private readonly merchants: Pick<MerchantService, 'activeCredential' | 'activeCredentialAhead'>,
     passwordHashCost: number,
     /** Where a lockout is reported (pino fits). */
     private readonly logger?: { warn(obj: object, msg?: string): void },
@@ -132,12 +133,22 @@ export class AuthService {
     if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
     const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
     if ('refused' in claims) throw unauthorized(claims.refused);
-    const credential = await this.merchants.activeCredential(claims.userName);
-    if (!credential) throw unauthorized('The credential of this token was revoked.');
-    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
+    checkCredential(await this.merchants.activeCredential(claims.userName), ip);
     if (scope && !claims.scopes.includes(scope)) {
       throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
     }
     return claims;
+  }
+
+  /**
+   * `authenticate`, with the credential's re-read left to the request's transaction to carry
+   * (`carried`, see CarriedCredential) when the token itself passes: signature, expiry, API and
+   * scope. Any other token is authenticated at once, so its answer (401 before 403) is unchanged.
+   */
+  async authenticateCarried(api: ApiName, authorization: string | undefined, ip: string, scope: Scope): Promise<{ principal: Principal; carried?: CarriedCredential }> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    const claims = match ? await this.signer.verify(api, match[1], this.clock.wallNow()) : undefined;
+    if (!claims || 'refused' in claims || !claims.scopes.includes(scope)) return { principal: await this.authenticate(api, authorization, ip, scope) };
+    return { principal: claims, carried: new CarriedCredential(this.merchants, claims.userName, ip) };
   }
 }

@@ -66,6 +66,11 @@ export const credentialsRepository = {
     return findActiveCredential.first(db, { userName });
   },
 
+  /** `findActive`, read ahead: inside a PostgreSQL transaction it rides the next round trip (src/db/pg-driver.ts). */
+  findActiveAhead(db: Executor, userName: string) {
+    return findActiveCredential.readAhead(db, { userName });
+  },
+
   /** A merchant's active credentials, oldest first (credentials_merchant_idx); never the password hash. */
   async listActive(db: Executor, merchantId: string) {
     return db

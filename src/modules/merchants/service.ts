@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import type { Database, Executor } from '../../db/connection.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
-import { credentialsRepository, merchantsRepository, type MerchantRow } from './repository.js';
+import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
 
 export const SCOPES = ['payments', 'recurrence', 'integration'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -133,10 +133,24 @@ export class MerchantService {
     return { userName, password, merchantId, scopes, allowedIps };
   }
 
-  /** Revocation is effective at once: every authenticated call re-reads the credential. */
-  /** The active credential of a userName with its merchant's account number (what the auth module checks), or undefined. */
+  /**
+   * The active credential of a userName with its merchant's account number (what the auth module
+   * checks), or undefined. Revocation is effective at once: every authenticated call re-reads it.
+   */
   activeCredential(userName: string) {
     return credentialsRepository.findActive(this.database.db, userName);
+  }
+
+  /**
+   * `activeCredential` read in a caller's transaction, ahead: on PostgreSQL it goes out with the
+   * transaction's next statement instead of a round trip of its own. `queued` settles once the
+   * transaction holds the read (ask the carrying statement after it); `read()` answers it.
+   */
+  activeCredentialAhead(executor: Executor, userName: string): { queued: Promise<void>; read(): Promise<ActiveCredential | undefined> } {
+    const ahead = credentialsRepository.findActiveAhead(executor, userName);
+    // Awaited by read(); a transaction that ends before that leaves it unread.
+    ahead.catch(() => {});
+    return { queued: ahead.queued, read: async () => (await ahead.read()).rows[0] };
   }
 
   /**

@@ -63,6 +63,17 @@ export interface WithinPayment {
   after(trx: Executor, row: PaymentRow): Promise<void>;
 }
 
+/**
+ * A check of the caller that the payment's transaction carries (the API credential's re-read,
+ * src/modules/auth/carried-credential.ts): `readIn` asks for its read as the transaction starts,
+ * so on PostgreSQL it rides the first round trip; `confirm` throws to refuse the payment, and is
+ * awaited before anything is written that could commit or reach the acquirer.
+ */
+export interface PayerCheck {
+  readIn(trx: Executor): Promise<void>;
+  confirm(): Promise<void>;
+}
+
 /** `WithinPayment.before` refused: the transaction rolled back, nothing was written or charged. */
 export class PaymentNotTaken extends Error {
   constructor() {
@@ -135,7 +146,7 @@ export class PaymentService {
    * caller fix the id before the call (it records it first): the id is the primary key and the
    * acquirer's idempotency key, so a retried call with it can never make a second payment.
    */
-  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; within?: WithinPayment } = {}): Promise<CreateOutcome> {
+  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; within?: WithinPayment; payerCheck?: PayerCheck } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
@@ -156,6 +167,7 @@ export class PaymentService {
     if (within && !inDatabase) throw new Error('payments: `within` needs an in-database connector');
 
     const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
+      await extra.payerCheck?.readIn(trx);
       // The account's webhook subscriptions, for the status event this transaction writes: read
       // with its first statement, so no read is left between its writes (outbox.ts).
       prefetchSubscriptions(trx, payer.accountNumber);
@@ -176,6 +188,8 @@ export class PaymentService {
           country: customer.country,
         },
       });
+      // Every statement so far only read (a numberToken's consumption rolls back with a refusal).
+      await extra.payerCheck?.confirm();
       const card = checkCardAgreement(resolved ?? (await ahead!.card()), body.cardInfo);
       const cardholderName = within?.storedCard ? within.storedCard(card) : body.cardInfo.cardholderName;
       const rejected = assessment.decision === 'Reject';
