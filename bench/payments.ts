@@ -27,7 +27,8 @@ const duration = Number(process.argv[4] ?? 15);
 const acquirer = (process.argv[5] ?? 'sandbox') as 'sandbox' | 'cielo';
 const CIELO_LATENCY_MS = 50;
 const CARDS = 1000;
-const CONNECTIONS = 32;
+// BENCH_CONNECTIONS: fewer for latency figures (bench/db-latency-proxy.ts); the scenario is 32.
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 
 async function main() {
   const ceiling = await ceilings(CONNECTIONS, 5);
