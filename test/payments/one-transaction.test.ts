@@ -170,6 +170,9 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     await pay(m, await encrypted());
     const second = await encrypted();
     expect(await flightsOf(() => pay(m, second))).toBe(2);
+    // A numberToken is consumed (an UPDATE answering the card) with the anti-fraud query too.
+    const token = await tokenize(t, m, '4111111111111111');
+    expect(await flightsOf(() => pay(m, paymentBody({ numberToken: token })))).toBe(2);
     // Subscribed: the notification and its delivery job are read back (their ids), two more;
     // the notification is written from the subscriptions read ahead.
     const w = await webhookMerchant(t);
@@ -216,6 +219,46 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
       expect(res.json()).toEqual([{ tag: 'not_found', description: 'cardInfo.vaultId not found.' }]);
     }
     expect({ payments: (await payments(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length }).toEqual(before);
+  });
+
+  it("a numberToken's rules see its fingerprint (consumed with the anti-fraud query on PostgreSQL); an unknown, foreign or used token is refused with nothing written", async () => {
+    const merchant = await t.merchant();
+    const admin = { ...t.adminHeaders, 'content-type': 'application/json' };
+    const velocity = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/antifraud`, headers: admin, payload: { velocity: { maxPerCard: 2, maxPerDocument: 1_000_000, maxPerIp: 1_000_000 } } });
+    expect(velocity.statusCode, velocity.body).toBe(200);
+    const reasonsOf = async (paymentId: string) => JSON.parse((await db().selectFrom('payments').select('antifraud_reasons').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).antifraud_reasons);
+    const pay = (numberToken: string, who: TestMerchant = merchant) => t.inject({ method: 'POST', url: PAY, headers: who.headers, payload: paymentBody({ numberToken }) });
+    const consumedAt = async (numberToken: string) => (await db().selectFrom('card_tokens').select('consumed_at').where('number_token', '=', numberToken).executeTakeFirstOrThrow()).consumed_at;
+    // Velocity by card, across tokens of one card: the third payment within the window is scored.
+    const paid = [];
+    for (let i = 0; i < 3; i++) paid.push(await pay(await tokenize(t, merchant, '4111111111111111')));
+    expect(paid.map((r) => r.statusCode)).toEqual([201, 201, 201]);
+    expect(await reasonsOf(paid[0].json().paymentId)).toEqual([]);
+    expect(await reasonsOf(paid[1].json().paymentId)).toEqual([]);
+    expect(await reasonsOf(paid[2].json().paymentId)).toEqual(['velocity_card']);
+    // A blocklisted card number: refused (59), and the token is used up by that payment.
+    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin, payload: { kind: 'card', value: '5105105105105100' } })).statusCode).toBe(201);
+    const listed = await tokenize(t, merchant, '5105105105105100');
+    const refused = await pay(listed);
+    expect(refused.json().returnCode).toBe('59');
+    expect(await reasonsOf(refused.json().paymentId)).toEqual(['blocklist_card']);
+    expect(await consumedAt(listed)).not.toBeNull();
+    // Unknown, another merchant's, used: 404, 404, 400, and no payment, ledger or outbox row;
+    // the foreign token stays usable by its own merchant.
+    const before = { payments: (await payments(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length };
+    const other = await t.merchant();
+    const foreign = await tokenize(t, other, '4012001037141112');
+    const unknown = await pay('tok_unknownunknownunknownunknownunkn');
+    expect(unknown.statusCode, unknown.body).toBe(404);
+    expect(unknown.json()).toEqual([{ tag: 'not_found', description: 'cardInfo.numberToken not found.' }]);
+    const stolen = await pay(foreign);
+    expect(stolen.statusCode, stolen.body).toBe(404);
+    expect(await consumedAt(foreign)).toBeNull();
+    const used = await pay(listed);
+    expect(used.statusCode, used.body).toBe(400);
+    expect(used.json()[0]).toMatchObject({ tag: 'cardInfo.numberToken', description: expect.stringContaining('already used') });
+    expect({ payments: (await payments(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length }).toEqual(before);
+    expect((await pay(foreign, other)).statusCode).toBe(201);
   });
 
   it('a decline and a 96: recorded in the same transaction as the ledger row; the 96 is still a 502', async () => {

@@ -19,6 +19,29 @@ const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>
   db.selectFrom('vault_cards').select(VAULT_CARD_COLUMNS).where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
 );
 
+const CARD_TOKEN_COLUMNS = allColumns<CardTokensTable>()([
+  'number_token', 'merchant_id', 'expires_at', 'consumed_at', 'created_at',
+  'pan_sealed', 'brand', 'bin', 'last4', 'pan_length', 'exp_month', 'exp_year', 'fingerprint',
+]);
+/** Run on every numberToken payment: compiled once. */
+const consumeToken = prepared<{ numberToken: string; merchantId: string; wallNow: string }, CardTokenRow>((db, v) =>
+  db
+    .updateTable('card_tokens')
+    .set({ consumed_at: v('wallNow') })
+    .where('number_token', '=', v('numberToken'))
+    .where('merchant_id', '=', v('merchantId'))
+    .where('consumed_at', 'is', null)
+    .where('expires_at', '>', v('wallNow'))
+    .returning(CARD_TOKEN_COLUMNS),
+);
+/**
+ * A token's fingerprint, as a scalar subquery (see tokenFingerprint). Whether the token may pay is
+ * the consumption's answer, not this one's: in the payment's transaction it reads the row its
+ * consumption just updated.
+ */
+const tokenFingerprint = (db: Executor, v: (slot: string) => any) =>
+  db.selectFrom('card_tokens').select('fingerprint').where('number_token', '=', v('token.numberToken')).where('merchant_id', '=', v('token.merchantId'));
+
 /** The live card's fingerprint, as a scalar subquery for another module's statement (see liveFingerprint). */
 const liveFingerprint = (db: Executor, v: (slot: string) => any) =>
   db.selectFrom('vault_cards').select('fingerprint').where('vault_id', '=', v('vault.vaultId')).where('merchant_id', '=', v('vault.merchantId')).where('deleted_at', 'is', null);
@@ -90,15 +113,20 @@ export const cardTokensRepository = {
    * rolls back leaves the token usable.
    */
   async consume(db: Executor, merchantId: string, numberToken: string, wallNow: string): Promise<CardTokenRow | undefined> {
-    return db
-      .updateTable('card_tokens')
-      .set({ consumed_at: wallNow })
-      .where('number_token', '=', numberToken)
-      .where('merchant_id', '=', merchantId)
-      .where('consumed_at', 'is', null)
-      .where('expires_at', '>', wallNow)
-      .returningAll()
-      .executeTakeFirst();
+    return consumeToken.first(db, { numberToken, merchantId, wallNow });
+  },
+
+  /**
+   * `consume`, sent ahead: in a PostgreSQL transaction it goes out with the next statement (it
+   * still runs in its place, before that statement), and its answer comes back in that round trip.
+   */
+  consumeAhead(db: Executor, merchantId: string, numberToken: string, wallNow: string): AheadRead<CardTokenRow> {
+    return consumeToken.readAhead(db, { numberToken, merchantId, wallNow });
+  },
+
+  /** The token's fingerprint, lent as a subquery (null for an unknown token or another merchant's). */
+  fingerprint(merchantId: string, numberToken: string): LentExpression {
+    return { kind: 'token', build: tokenFingerprint, values: { 'token.numberToken': numberToken, 'token.merchantId': merchantId } };
   },
 
   async find(db: Executor, merchantId: string, numberToken: string): Promise<Pick<CardTokenRow, 'consumed_at' | 'expires_at'> | undefined> {

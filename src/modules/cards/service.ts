@@ -8,7 +8,7 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import { cardFingerprint, validateCard, type Card, type CardInput } from './card-data.js';
 import { CvvStore } from './cvv-store.js';
 import type { CardKeyService } from './keys.js';
-import { cardTokensRepository as tokens, vaultCardsRepository as vault, type VaultCardRow } from './repository.js';
+import { cardTokensRepository as tokens, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** A numberToken lives 10 minutes of wall time (a security timer, like a bearer token). */
@@ -122,7 +122,30 @@ export class CardService {
    */
   async consumeToken(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<Card> {
     const wallNow = this.clock.wallNow();
-    const row = await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString());
+    return this.tokenCardOf(executor, merchantId, numberToken, await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString()), wallNow, tag);
+  }
+
+  /**
+   * consumeToken for a caller that asks the card's fingerprint in a statement of its own first
+   * (a payment's anti-fraud), as vaultCardAhead: the consumption goes out ahead, with that
+   * statement, and the token's fingerprint is lent as a subquery. `card()` answers (or refuses)
+   * the token as consumeToken would.
+   */
+  async consumeTokenAhead(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<{ fingerprint: LentExpression; card(): Promise<Card> }> {
+    const wallNow = this.clock.wallNow();
+    const consumed = tokens.consumeAhead(executor, merchantId, numberToken, wallNow.toISOString());
+    // Awaited by card(); a transaction that ends before that leaves it unread.
+    consumed.catch(() => {});
+    // Held before the caller asks its own statement, so that statement carries it.
+    await consumed.queued;
+    return {
+      fingerprint: tokens.fingerprint(merchantId, numberToken),
+      card: async () => this.tokenCardOf(executor, merchantId, numberToken, (await consumed.read()).rows[0], wallNow, tag),
+    };
+  }
+
+  /** The card of a consumed token, or the refusal of one that could not be consumed. */
+  private async tokenCardOf(executor: Executor, merchantId: string, numberToken: string, row: CardTokenRow | undefined, wallNow: Date, tag: string): Promise<Card> {
     if (!row) {
       const known = await tokens.find(executor, merchantId, numberToken);
       if (!known) throw new ApiError(404, 'not_found', `${tag} not found.`);

@@ -44,23 +44,27 @@ export async function storedCardOf(
 }
 
 /**
- * PostgreSQL, a vault card: its read is sent ahead and its fingerprint lent to the anti-fraud
- * query, so the two share a round trip (the card is read when `card()` is awaited, after the
- * assessment). Undefined for any other source or engine: read the card first (storedCardOf).
+ * PostgreSQL, a vault card or a numberToken: its read (the token's consumption) is sent ahead and
+ * its fingerprint lent to the anti-fraud query, so the two share a round trip (the card is read
+ * when `card()` is awaited, after the assessment). Undefined for an encrypted card or on SQLite
+ * (where a statement costs no round trip): read the card first (storedCardOf).
  */
-export async function vaultCardAhead(
+export async function storedCardAhead(
   ctx: PaymentDeps,
   executor: Executor,
   merchantId: string,
   cardInfo: PaymentBody['cardInfo'],
 ): Promise<{ fingerprint: LentExpression; card(): Promise<ChargeableCard> } | undefined> {
-  const vaultId = cardInfo.vaultId;
-  if (vaultId === undefined || ctx.database.dialect !== 'postgres') return undefined;
-  const ahead = await ctx.cards.vaultCardAhead(executor, merchantId, vaultId, 'cardInfo.vaultId');
-  return {
-    fingerprint: ahead.fingerprint,
-    card: async () => chargeableVault(await ahead.card()),
-  };
+  if (ctx.database.dialect !== 'postgres') return undefined;
+  if (cardInfo.vaultId !== undefined) {
+    const ahead = await ctx.cards.vaultCardAhead(executor, merchantId, cardInfo.vaultId, 'cardInfo.vaultId');
+    return { fingerprint: ahead.fingerprint, card: async () => chargeableVault(await ahead.card()) };
+  }
+  if (cardInfo.numberToken !== undefined) {
+    const ahead = await ctx.cards.consumeTokenAhead(executor, merchantId, cardInfo.numberToken, 'cardInfo.numberToken');
+    return { fingerprint: ahead.fingerprint, card: async () => ({ ...(await ahead.card()), source: 'token' }) };
+  }
+  return undefined;
 }
 
 /** A vault card as a payment charges it (its sandbox outcome forced when one is set). */

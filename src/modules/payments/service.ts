@@ -9,7 +9,7 @@ import { saleSplitBases, splitBase, splitShare } from '../../domain/split.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, unknownError, type Resolution } from './authorization.js';
-import { checkCardAgreement, decryptedCardOf, storedCardOf, vaultCardAhead } from './card-source.js';
+import { checkCardAgreement, decryptedCardOf, storedCardAhead, storedCardOf } from './card-source.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
@@ -172,8 +172,8 @@ export class PaymentService {
       // with its first statement, so no read is left between its writes (outbox.ts).
       prefetchSubscriptions(trx, payer.accountNumber);
       if (within && !(await within.before(trx))) throw new PaymentNotTaken();
-      // A vault card on PostgreSQL is read with the anti-fraud query, in one round trip.
-      const ahead = encrypted ? undefined : await vaultCardAhead(ctx, trx, payer.merchantId, body.cardInfo);
+      // A stored card on PostgreSQL is read (a token consumed) with the anti-fraud query, in one round trip.
+      const ahead = encrypted ? undefined : await storedCardAhead(ctx, trx, payer.merchantId, body.cardInfo);
       const resolved = ahead ? undefined : (encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo)));
       if (!ahead && !resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const customer = body.customer;
