@@ -56,6 +56,16 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     };
   }
 
+  const admin = () => ({ ...t.adminHeaders, 'content-type': 'application/json' });
+  const reasonsOf = async (paymentId: string) => JSON.parse((await db().selectFrom('payments').select('antifraud_reasons').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).antifraud_reasons);
+  /** A merchant whose anti-fraud scores a card's third payment within the window (maxPerCard 2). */
+  async function scoringThirdPayment(): Promise<TestMerchant> {
+    const merchant = await t.merchant();
+    const velocity = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/antifraud`, headers: admin(), payload: { velocity: { maxPerCard: 2, maxPerDocument: 1_000_000, maxPerIp: 1_000_000 } } });
+    expect(velocity.statusCode, velocity.body).toBe(200);
+    return merchant;
+  }
+
   /** Counts each payment outcome reported to the metrics (reportOutcome). */
   function countReports(): { count: number } {
     const counter = { count: 0 };
@@ -185,11 +195,7 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
   });
 
   it("a vault card's rules see its fingerprint (read with the anti-fraud query on PostgreSQL); an unknown, foreign or deleted card is 404 with nothing written", async () => {
-    const merchant = await t.merchant();
-    const admin = { ...t.adminHeaders, 'content-type': 'application/json' };
-    const velocity = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/antifraud`, headers: admin, payload: { velocity: { maxPerCard: 2, maxPerDocument: 1_000_000, maxPerIp: 1_000_000 } } });
-    expect(velocity.statusCode, velocity.body).toBe(200);
-    const reasonsOf = async (paymentId: string) => JSON.parse((await db().selectFrom('payments').select('antifraud_reasons').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).antifraud_reasons);
+    const merchant = await scoringThirdPayment();
     const pay = (vaultId: string, who: TestMerchant = merchant) => t.inject({ method: 'POST', url: PAY, headers: who.headers, payload: paymentBody({ vaultId }) });
     // Velocity by card: the third payment of one card within the window is scored.
     const repeated = await vault(t, merchant, '4111111111111111');
@@ -202,7 +208,7 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     expect(await reasonsOf(third.json().paymentId)).toEqual(['velocity_card']);
     // A blocklisted card number: refused (59) without reaching the acquirer.
     const listedCard = await vault(t, merchant, '5555555555554444');
-    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin, payload: { kind: 'card', value: '5555555555554444' } })).statusCode).toBe(201);
+    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin(), payload: { kind: 'card', value: '5555555555554444' } })).statusCode).toBe(201);
     const refused = await pay(listedCard);
     expect(refused.statusCode, refused.body).toBe(201);
     expect(refused.json().returnCode).toBe('59');
@@ -222,11 +228,7 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
   });
 
   it("a numberToken's rules see its fingerprint (consumed with the anti-fraud query on PostgreSQL); an unknown, foreign or used token is refused with nothing written", async () => {
-    const merchant = await t.merchant();
-    const admin = { ...t.adminHeaders, 'content-type': 'application/json' };
-    const velocity = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/antifraud`, headers: admin, payload: { velocity: { maxPerCard: 2, maxPerDocument: 1_000_000, maxPerIp: 1_000_000 } } });
-    expect(velocity.statusCode, velocity.body).toBe(200);
-    const reasonsOf = async (paymentId: string) => JSON.parse((await db().selectFrom('payments').select('antifraud_reasons').where('payment_id', '=', paymentId).executeTakeFirstOrThrow()).antifraud_reasons);
+    const merchant = await scoringThirdPayment();
     const pay = (numberToken: string, who: TestMerchant = merchant) => t.inject({ method: 'POST', url: PAY, headers: who.headers, payload: paymentBody({ numberToken }) });
     const consumedAt = async (numberToken: string) => (await db().selectFrom('card_tokens').select('consumed_at').where('number_token', '=', numberToken).executeTakeFirstOrThrow()).consumed_at;
     // Velocity by card, across tokens of one card: the third payment within the window is scored.
@@ -237,7 +239,7 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     expect(await reasonsOf(paid[1].json().paymentId)).toEqual([]);
     expect(await reasonsOf(paid[2].json().paymentId)).toEqual(['velocity_card']);
     // A blocklisted card number: refused (59), and the token is used up by that payment.
-    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin, payload: { kind: 'card', value: '5105105105105100' } })).statusCode).toBe(201);
+    expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin(), payload: { kind: 'card', value: '5105105105105100' } })).statusCode).toBe(201);
     const listed = await tokenize(t, merchant, '5105105105105100');
     const refused = await pay(listed);
     expect(refused.json().returnCode).toBe('59');

@@ -30,7 +30,7 @@ export class CarriedCredential {
 
   constructor(
     private readonly credentials: Credentials,
-    readonly userName: string,
+    private readonly userName: string,
     private readonly ip: string,
   ) {}
 

@@ -35,7 +35,7 @@ const consumeToken = prepared<{ numberToken: string; merchantId: string; wallNow
     .returning(CARD_TOKEN_COLUMNS),
 );
 /**
- * A token's fingerprint, as a scalar subquery (see tokenFingerprint). Whether the token may pay is
+ * A token's fingerprint, as a scalar subquery (see cardTokensRepository.fingerprint). Whether it may pay is
  * the consumption's answer, not this one's: in the payment's transaction it reads the row its
  * consumption just updated.
  */
