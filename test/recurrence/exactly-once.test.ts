@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Socket } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { Worker } from '../../src/jobs/worker.js';
@@ -122,6 +123,64 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid' });
     const next = (await w.api.billings()).find((b) => b.installment === 2);
     expect(next).toMatchObject({ status: 'Canceled' });
+  });
+
+  it.runIf(testDialect === 'postgres')("a billing's charge with the sandbox is four round trips: its state, then its one transaction in three", async () => {
+    w = await world();
+    const planId = await w.api.plan({ trialDays: 1 });
+    await w.api.subscribe(planId, w.vaultId, 'ORD-1');
+    await w.api.subscribe(planId, await vault(w.t, w.m, '5555555555554444'), 'ORD-2');
+    const [warm, billing] = await w.api.billings();
+    // The first charge loads the merchant's caches (its acquirer connection, anti-fraud settings).
+    await w.t.ctx.recurrence.engine.charge({ billingId: warm.id, attempt: 0 });
+    const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
+    const write = socket._write;
+    const writev = socket._writev;
+    let flights = 0;
+    socket._write = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === 5432) flights += 1;
+      return write.apply(this, args);
+    };
+    socket._writev = function (this: Socket, ...args: unknown[]) {
+      if (this.remotePort === 5432) flights += 1;
+      return writev.apply(this, args);
+    };
+    try {
+      await w.t.ctx.recurrence.engine.charge({ billingId: billing.id, attempt: 0 });
+    } finally {
+      socket._write = write;
+      socket._writev = writev;
+    }
+    expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid' });
+    // The billing's state; BEGIN with the subscriptions read and the subscription's status held
+    // (read ahead), carried by the claim; the card with the anti-fraud query; every write (the
+    // ledger, the payment, its event, the outcome, the next billing) with COMMIT. The status used
+    // to be read alone before the claim: five.
+    expect(flights).toBe(4);
+  });
+
+  it('a subscription stopped after the charge job read it, before its transaction: the claim rolls back, nothing is charged, the billing is Canceled', async () => {
+    w = await world();
+    const subscriptionId = await w.api.subscribe(await w.api.plan({ trialDays: 1 }), w.vaultId);
+    const [billing] = await w.api.billings();
+    // The job reads the billing and its subscription (Active); the subscription stops right after,
+    // with its Opened billing left as it was (as if the cancel's own update had not reached it yet).
+    const load = billingsRepository.loadForCharge;
+    billingsRepository.loadForCharge = async (...args) => {
+      const state = await load.apply(billingsRepository, args);
+      await db().updateTable('subscriptions').set({ status: 'Canceled' }).where('subscription_id', '=', subscriptionId).execute();
+      return state;
+    };
+    const before = authorizeCalls();
+    try {
+      await w.clk.days(1);
+    } finally {
+      billingsRepository.loadForCharge = load;
+    }
+    expect(authorizeCalls()).toBe(before);
+    expect(await w.api.payments(billing.id)).toEqual([]);
+    const row = await db().selectFrom('billings').select(['status', 'attempts_made', 'charging_payment_id']).where('billing_id', '=', billing.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ status: 'Canceled', attempts_made: 0, charging_payment_id: null });
   });
 
   it('resumes an attempt whose run died after paying: the payment is read back, not made again', async () => {

@@ -157,9 +157,14 @@ export class BillingEngine {
         within: {
           before: async (trx) => {
             // Held to the COMMIT: a cancel meanwhile waits for it, then cancels the next billing.
-            subStatus = await subscriptionsRepository.holdStatus(trx, state.subscription_id);
-            if (subStatus !== 'Active') return false;
-            return billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString());
+            // Read ahead, so the claim carries it (one round trip on PostgreSQL); it still locks
+            // the subscription before the claim locks the billing, as a cancel does. The claim
+            // itself takes only an Active subscription's billing; either refusal rolls back.
+            const held = subscriptionsRepository.holdStatusAhead(trx, state.subscription_id);
+            await held.queued;
+            const claimed = await billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString());
+            subStatus = await held.read();
+            return subStatus === 'Active' && claimed;
           },
           // An expired card is not sent: all rolls back, and the two-step way records it (54).
           storedCard: (card) => {

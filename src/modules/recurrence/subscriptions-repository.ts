@@ -46,6 +46,18 @@ export const subscriptionsRepository = {
     return (await heldStatus.first(db, { subscriptionId }))?.status;
   },
 
+  /**
+   * `holdStatus`, read ahead: in a PostgreSQL transaction it goes out (and takes its lock) in
+   * its place before the caller's next statement, in that statement's round trip. `queued`
+   * settles once the transaction holds it; `read()` answers the status.
+   */
+  holdStatusAhead(db: Executor, subscriptionId: string): { queued: Promise<void>; read(): Promise<string | undefined> } {
+    const ahead = heldStatus.readAhead(db, { subscriptionId });
+    // Awaited by read(); a transaction that ends before that leaves it unread.
+    ahead.catch(() => {});
+    return { queued: ahead.queued, read: async () => (await ahead.read()).rows[0]?.status };
+  },
+
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
     if (ids.length === 0) return [];
     return db.selectFrom('subscriptions').selectAll().where('subscription_id', 'in', [...new Set(ids)]).execute();
