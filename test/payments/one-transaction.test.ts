@@ -3,7 +3,7 @@ import { testApp, type TestApp, type TestMerchant } from '../support/harness.js'
 import { testDialect } from '../support/database.js';
 import { encryptCard, paymentBody, tokenize, vault } from '../support/cards.js';
 import type { SettlementService } from '../../src/modules/settlement/service.js';
-import { Socket } from 'node:net';
+import { pgFlightsOf } from '../support/pg-flights.js';
 import { subscribed, webhookMerchant } from '../webhooks/support.js';
 
 const PAY = '/gateway/v1/payments';
@@ -120,32 +120,6 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
   });
 
   it.runIf(testDialect === 'postgres')("a payment's transaction is two round trips, the credential and the webhook subscriptions read ahead with its first", async () => {
-    /** Socket writes to PostgreSQL (one per round trip) while `work` runs. */
-    async function flightsOf(work: () => Promise<void>): Promise<number> {
-      const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
-      const write = socket._write;
-      const writev = socket._writev;
-      let flights = 0;
-      socket._write = function (this: Socket, ...args: unknown[]) {
-        if (this.remotePort === 5432) flights += 1;
-        return write.apply(this, args);
-      };
-      socket._writev = function (this: Socket, ...args: unknown[]) {
-        if (this.remotePort === 5432) flights += 1;
-        return writev.apply(this, args);
-      };
-      restore = () => {
-        socket._write = write;
-        socket._writev = writev;
-      };
-      try {
-        await work();
-      } finally {
-        restore();
-        restore = undefined;
-      }
-      return flights;
-    }
     const pay = async (merchant: TestMerchant, body: object) => {
       const res = await t.inject({ method: 'POST', url: PAY, headers: merchant.headers, payload: body });
       expect(res.statusCode, res.body).toBe(201);
@@ -157,9 +131,9 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     // before the anti-fraud query: three more. (A first payment warms the merchant's caches.)
     const plain = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
     await pay(m, plain);
-    expect(await flightsOf(() => pay(m, plain))).toBe(2);
+    expect(await pgFlightsOf(() => pay(m, plain))).toBe(2);
     // With an Idempotency-Key the credential is read alone first, before the key's slot.
-    const keyed = await flightsOf(async () => {
+    const keyed = await pgFlightsOf(async () => {
       const res = await t.inject({ method: 'POST', url: PAY, headers: { ...m.headers, 'idempotency-key': 'flights-1' }, payload: plain });
       expect(res.statusCode, res.body).toBe(201);
     });
@@ -168,7 +142,7 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     // (with BEGIN, the credential and the subscriptions), alone, and the payment is Blocked for review.
     const review = paymentBody({ vaultId: await vault(t, m, '4111111111111111') });
     (review.customer as { email: string }).email = 'someone@review.test';
-    const reviewed = await flightsOf(async () => {
+    const reviewed = await pgFlightsOf(async () => {
       const res = await t.inject({ method: 'POST', url: PAY, headers: m.headers, payload: review });
       expect(res.statusCode, res.body).toBe(201);
       expect(res.json().status).toBe('Blocked');
@@ -179,17 +153,17 @@ describe(`one transaction per payment on the sandbox acquirer (${testDialect})`,
     const encrypted = async () => paymentBody({ encryptedCard: await encryptCard(t, { number: '4111111111111111', expirationMonth: '12', expirationYear: '2035', securityCode: '123' }) });
     await pay(m, await encrypted());
     const second = await encrypted();
-    expect(await flightsOf(() => pay(m, second))).toBe(2);
+    expect(await pgFlightsOf(() => pay(m, second))).toBe(2);
     // A numberToken is consumed (an UPDATE answering the card) with the anti-fraud query too.
     const token = await tokenize(t, m, '4111111111111111');
-    expect(await flightsOf(() => pay(m, paymentBody({ numberToken: token })))).toBe(2);
+    expect(await pgFlightsOf(() => pay(m, paymentBody({ numberToken: token })))).toBe(2);
     // Subscribed: the notification and its delivery job are read back (their ids), two more;
     // the notification is written from the subscriptions read ahead.
     const w = await webhookMerchant(t);
     await subscribed(t, w, 'https://merchant.example/hooks');
     const body = paymentBody({ vaultId: await vault(t, w, '4111111111111111') });
     await pay(w, body);
-    expect(await flightsOf(() => pay(w, body))).toBe(4);
+    expect(await pgFlightsOf(() => pay(w, body))).toBe(4);
     const notified = await db().selectFrom('webhook_notifications').select('payload').where('merchant_id', '=', w.merchantId).execute();
     expect(notified.filter((n) => n.payload.includes('"newValue":"Authorized"'))).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Socket } from 'node:net';
+import { pgFlightsOf } from '../support/pg-flights.js';
 import { loadConfig } from '../../src/config.js';
 import { createContext, type AppContext } from '../../src/context.js';
 import { Worker } from '../../src/jobs/worker.js';
@@ -133,24 +133,7 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     const [warm, billing] = await w.api.billings();
     // The first charge loads the merchant's caches (its acquirer connection, anti-fraud settings).
     await w.t.ctx.recurrence.engine.charge({ billingId: warm.id, attempt: 0 });
-    const socket = Socket.prototype as unknown as Record<'_write' | '_writev', (...a: unknown[]) => unknown>;
-    const write = socket._write;
-    const writev = socket._writev;
-    let flights = 0;
-    socket._write = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === 5432) flights += 1;
-      return write.apply(this, args);
-    };
-    socket._writev = function (this: Socket, ...args: unknown[]) {
-      if (this.remotePort === 5432) flights += 1;
-      return writev.apply(this, args);
-    };
-    try {
-      await w.t.ctx.recurrence.engine.charge({ billingId: billing.id, attempt: 0 });
-    } finally {
-      socket._write = write;
-      socket._writev = writev;
-    }
+    const flights = await pgFlightsOf(() => w.t.ctx.recurrence.engine.charge({ billingId: billing.id, attempt: 0 }));
     expect(await w.api.billing(billing.id)).toMatchObject({ status: 'Paid' });
     // The billing's state; BEGIN with the subscriptions read and the subscription's status held
     // (read ahead), carried by the claim; the card with the anti-fraud query; every write (the
