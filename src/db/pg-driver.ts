@@ -73,6 +73,10 @@ export function readAhead<R>(db: Runner, query: CompiledQuery<R>): AheadRead<R> 
       if (!heldReads.has(query)) resolve(result);
     }, reject);
   });
+  // A read ahead is often left unread (its transaction ended first, or the caller did not need
+  // it after all): its rejection then reaches nobody, and must not surface as unhandled. A caller
+  // awaiting it still gets the rejection.
+  answer.catch(() => {});
   return Object.assign(answer, {
     queued,
     read: async () => {

@@ -67,6 +67,15 @@ export interface PreparedQuery<V, R> {
    * transaction's next round trip instead of one of its own (src/db/pg-driver.ts, `readAhead`).
    */
   readAhead(db: Executor, values: V): AheadRead<R>;
+  /** `readAhead` for the first row: `queued` as there, `read()` answers the row or undefined. */
+  firstAhead(db: Executor, values: V): FirstAhead<R>;
+}
+
+/** A read ahead of one row (PreparedQuery.firstAhead). */
+export interface FirstAhead<R> {
+  /** Settles once the transaction holds the read: ask the statement that should carry it after. */
+  queued: Promise<void>;
+  read(): Promise<R | undefined>;
 }
 
 /**
@@ -143,14 +152,19 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
     if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled);
     return ready.then((open) => run(db, open ? sql : unnamedSql, filled));
   };
+  const ahead = (db: Executor, values: V): AheadRead<R> => {
+    const { sql, unnamedSql, fill } = template(db);
+    // Asked at once, in the caller's order: a gate's catalog read would come between.
+    if (unnamedSql !== undefined) throw new Error('prepared: a statement behind a statistics gate is not read ahead');
+    return readAhead<R>(db, CompiledQuery.raw(sql, fill(values)) as CompiledQuery<R>);
+  };
   return {
     execute,
     first: async (db, values) => (await execute(db, values)).rows[0],
-    readAhead: (db, values) => {
-      const { sql, unnamedSql, fill } = template(db);
-      // Asked at once, in the caller's order: a gate's catalog read would come between.
-      if (unnamedSql !== undefined) throw new Error('prepared: a statement behind a statistics gate is not read ahead');
-      return readAhead<R>(db, CompiledQuery.raw(sql, fill(values)) as CompiledQuery<R>);
+    readAhead: ahead,
+    firstAhead: (db, values) => {
+      const read = ahead(db, values);
+      return { queued: read.queued, read: async () => (await read.read()).rows[0] };
     },
   };
 }

@@ -448,6 +448,28 @@ describe(`held writes in a transaction (${testDialect})`, () => {
     await expect(failing).rejects.toThrow(/no_such_column/);
   });
 
+  it('a read ahead its caller never reads (its transaction rolled back first) is no unhandled rejection', async () => {
+    const byId = prepared<{ id: string }, { n: number }>((qb, v) => (qb as any).selectFrom('wb_items').select('n').where('id', '=', v('id')));
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      await expect(
+        db()
+          .transaction()
+          .execute(async (trx) => {
+            byId.readAhead(trx, { id: 'a' });
+            byId.firstAhead(trx, { id: 'a' });
+            throw new Error('changed my mind');
+          }),
+      ).rejects.toThrow('changed my mind');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it.runIf(testDialect === 'postgres')('the statistics keeper analyzes a watched table once it holds enough rows, not before', async () => {
     await sql`create table wb_kept (id integer primary key, v text not null)`.execute(db());
     await sql`create index wb_kept_v on wb_kept (v)`.execute(db());

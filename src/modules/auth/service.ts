@@ -129,26 +129,35 @@ export class AuthService {
    * narrowed IP list takes effect on the very next call.
    */
   async authenticate(api: ApiName, authorization: string | undefined, ip: string, scope?: Scope): Promise<Principal> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
-    const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
-    if ('refused' in claims) throw unauthorized(claims.refused);
-    checkCredential(await this.merchants.activeCredential(claims.userName), ip);
-    if (scope && !claims.scopes.includes(scope)) {
-      throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
-    }
-    return claims;
+    return this.checked(await this.verifiedClaims(api, authorization), ip, scope);
   }
 
   /**
    * `authenticate`, with the credential's re-read left to the request's transaction to carry
    * (`carried`, see CarriedCredential) when the token itself passes: signature, expiry, API and
-   * scope. Any other token is authenticated at once, so its answer (401 before 403) is unchanged.
+   * scope. A token without the scope is checked at once, so its answer (401 before 403) is unchanged.
    */
   async authenticateCarried(api: ApiName, authorization: string | undefined, ip: string, scope: Scope): Promise<{ principal: Principal; carried?: CarriedCredential }> {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    const claims = match ? await this.signer.verify(api, match[1], this.clock.wallNow()) : undefined;
-    if (!claims || 'refused' in claims || !claims.scopes.includes(scope)) return { principal: await this.authenticate(api, authorization, ip, scope) };
+    const claims = await this.verifiedClaims(api, authorization);
+    if (!claims.scopes.includes(scope)) return { principal: await this.checked(claims, ip, scope) };
     return { principal: claims, carried: new CarriedCredential(this.merchants, claims.userName, ip) };
+  }
+
+  /** The claims of a valid bearer token for `api`; throws 401 for anything else. */
+  private async verifiedClaims(api: ApiName, authorization: string | undefined): Promise<TokenClaims> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
+    const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
+    if ('refused' in claims) throw unauthorized(claims.refused);
+    return claims;
+  }
+
+  /** The credential behind `claims` (revoked: 401, address: 403), then the scope (403). */
+  private async checked(claims: TokenClaims, ip: string, scope?: Scope): Promise<Principal> {
+    checkCredential(await this.merchants.activeCredential(claims.userName), ip);
+    if (scope && !claims.scopes.includes(scope)) {
+      throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
+    }
+    return claims;
   }
 }

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { allColumns } from '../../db/columns.js';
-import type { AheadRead } from '../../db/pg-driver.js';
-import { prepared, type LentExpression } from '../../db/prepared.js';
+import { prepared, type FirstAhead, type LentExpression } from '../../db/prepared.js';
 import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
 
 export type CardKeyRow = Selectable<CardKeysTable>;
@@ -120,8 +119,8 @@ export const cardTokensRepository = {
    * `consume`, sent ahead: in a PostgreSQL transaction it goes out with the next statement (it
    * still runs in its place, before that statement), and its answer comes back in that round trip.
    */
-  consumeAhead(db: Executor, merchantId: string, numberToken: string, wallNow: string): AheadRead<CardTokenRow> {
-    return consumeToken.readAhead(db, { numberToken, merchantId, wallNow });
+  consumeAhead(db: Executor, merchantId: string, numberToken: string, wallNow: string): FirstAhead<CardTokenRow> {
+    return consumeToken.firstAhead(db, { numberToken, merchantId, wallNow });
   },
 
   /** The token's fingerprint, lent as a subquery (null for an unknown token or another merchant's). */
@@ -150,8 +149,8 @@ export const vaultCardsRepository = {
   },
 
   /** findLive sent ahead (src/db/pg-driver.ts, `readAhead`): answered with the transaction's next round trip. */
-  findLiveAhead(db: Executor, merchantId: string, vaultId: string): AheadRead<VaultCardRow> {
-    return findLive.readAhead(db, { vaultId, merchantId });
+  findLiveAhead(db: Executor, merchantId: string, vaultId: string): FirstAhead<VaultCardRow> {
+    return findLive.firstAhead(db, { vaultId, merchantId });
   },
 
   /** The live card's fingerprint (null for an unknown or deleted card), lent as a subquery. */

@@ -134,13 +134,11 @@ export class CardService {
   async consumeTokenAhead(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<{ fingerprint: LentExpression; card(): Promise<Card> }> {
     const wallNow = this.clock.wallNow();
     const consumed = tokens.consumeAhead(executor, merchantId, numberToken, wallNow.toISOString());
-    // Awaited by card(); a transaction that ends before that leaves it unread.
-    consumed.catch(() => {});
     // Held before the caller asks its own statement, so that statement carries it.
     await consumed.queued;
     return {
       fingerprint: tokens.fingerprint(merchantId, numberToken),
-      card: async () => this.tokenCardOf(executor, merchantId, numberToken, (await consumed.read()).rows[0], wallNow, tag),
+      card: async () => this.tokenCardOf(executor, merchantId, numberToken, await consumed.read(), wallNow, tag),
     };
   }
 
@@ -255,13 +253,11 @@ export class CardService {
    */
   async vaultCardAhead(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<{ fingerprint: LentExpression; card(): Promise<VaultCard> }> {
     const read = vault.findLiveAhead(executor, merchantId, vaultId);
-    // Awaited by card(); a transaction that ends before that leaves it unread.
-    read.catch(() => {});
     // Held before the caller asks its own statement, so that statement carries it.
     await read.queued;
     return {
       fingerprint: vault.liveFingerprint(merchantId, vaultId),
-      card: async () => this.vaultCardOf((await read.read()).rows[0], tag),
+      card: async () => this.vaultCardOf(await read.read(), tag),
     };
   }
 

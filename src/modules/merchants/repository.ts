@@ -68,7 +68,7 @@ export const credentialsRepository = {
 
   /** `findActive`, read ahead: inside a PostgreSQL transaction it rides the next round trip (src/db/pg-driver.ts). */
   findActiveAhead(db: Executor, userName: string) {
-    return findActiveCredential.readAhead(db, { userName });
+    return findActiveCredential.firstAhead(db, { userName });
   },
 
   /** A merchant's active credentials, oldest first (credentials_merchant_idx); never the password hash. */

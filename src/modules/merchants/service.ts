@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
+import type { FirstAhead } from '../../db/prepared.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
@@ -146,11 +147,8 @@ export class MerchantService {
    * transaction's next statement instead of a round trip of its own. `queued` settles once the
    * transaction holds the read (ask the carrying statement after it); `read()` answers it.
    */
-  activeCredentialAhead(executor: Executor, userName: string): { queued: Promise<void>; read(): Promise<ActiveCredential | undefined> } {
-    const ahead = credentialsRepository.findActiveAhead(executor, userName);
-    // Awaited by read(); a transaction that ends before that leaves it unread.
-    ahead.catch(() => {});
-    return { queued: ahead.queued, read: async () => (await ahead.read()).rows[0] };
+  activeCredentialAhead(executor: Executor, userName: string): FirstAhead<ActiveCredential> {
+    return credentialsRepository.findActiveAhead(executor, userName);
   }
 
   /**

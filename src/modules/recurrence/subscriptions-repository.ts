@@ -52,10 +52,8 @@ export const subscriptionsRepository = {
    * settles once the transaction holds it; `read()` answers the status.
    */
   holdStatusAhead(db: Executor, subscriptionId: string): { queued: Promise<void>; read(): Promise<string | undefined> } {
-    const ahead = heldStatus.readAhead(db, { subscriptionId });
-    // Awaited by read(); a transaction that ends before that leaves it unread.
-    ahead.catch(() => {});
-    return { queued: ahead.queued, read: async () => (await ahead.read()).rows[0]?.status };
+    const ahead = heldStatus.firstAhead(db, { subscriptionId });
+    return { queued: ahead.queued, read: async () => (await ahead.read())?.status };
   },
 
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {

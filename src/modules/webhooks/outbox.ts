@@ -40,8 +40,6 @@ export function prefetchSubscriptions(db: Executor, account: number): void {
   const memo = memoOf(db);
   if (memo.has(account)) return;
   const read = subscriptionOf.readAhead(db, { account });
-  // Whoever needs them awaits this; should the transaction end before that, nobody does.
-  read.catch(() => {});
   // Asked for later: sent then if no statement carried it by that time (a payment refused by a
   // sandbox trigger writes without having sent anything).
   memo.set(account, () => read.read().then((result) => result.rows));
