@@ -43,8 +43,10 @@ describe(`card payments (${testDialect})`, () => {
       it(`${pan.slice(0, 6)}...${pan.slice(-4)} -> ${status} ${code}`, async () => {
         const numberToken = await tokenize(t, m, pan);
         const before = t.ctx.clock.now().getTime();
+        const wallBefore = t.ctx.clock.wallNow().getTime();
         const res = await pay(paymentBody({ numberToken }));
         const after = t.ctx.clock.now().getTime();
+        const wallAfter = t.ctx.clock.wallNow().getTime();
         expect(res.statusCode).toBe(201);
         const body = res.json();
         // A version 7 UUID stamped with the (sandbox) clock's time: new payments land at the end of the id's indexes.
@@ -55,7 +57,10 @@ describe(`card payments (${testDialect})`, () => {
         expect(body).toMatchObject({ status, returnCode: code, amount: 10000, installments: 1, productType: 'avista', referenceTransaction: 'order-1' });
         expect(body.maskedCardNumber).toBe(`${pan.slice(0, 6)}${'*'.repeat(pan.length - 10)}${pan.slice(-4)}`);
         expect(body.paymentId).toMatch(/^[0-9a-f-]{36}$/);
-        expect(body.nsu).toMatch(/^\d+$/);
+        // A sequential NSU: the wall clock's milliseconds, then 12 random digits (acquirer/sandbox/nsu.ts).
+        expect(body.nsu).toMatch(/^\d{25}$/);
+        expect(Number(body.nsu.slice(0, 13))).toBeGreaterThanOrEqual(wallBefore);
+        expect(Number(body.nsu.slice(0, 13))).toBeLessThanOrEqual(wallAfter);
         if (status === 'Authorized') expect(body.authorizationCode).toMatch(/^[A-Z0-9]{6}$/);
         else expect(body.authorizationCode).toBeNull();
         expect(body.antiFraud).toEqual({ decision: 'Accept', score: expect.any(Number) });

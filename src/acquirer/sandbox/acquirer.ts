@@ -6,6 +6,7 @@ import { insertRows, prepared } from '../../db/prepared.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, InDatabaseAcquirer, LookupRequest, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
+import { NsuSequence } from './nsu.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /**
@@ -35,11 +36,6 @@ function authorizationCode(): string {
   let code = '';
   for (let i = 0; i < 6; i++) code += AUTH_CODE_ALPHABET[randomInt(AUTH_CODE_ALPHABET.length)];
   return code;
-}
-
-/** 18 random digits, first non-zero: collisions are negligible and the column is unique anyway. */
-function nsu(): string {
-  return `${randomInt(1, 10)}${String(randomInt(0, 1e8)).padStart(8, '0')}${String(randomInt(0, 1e9)).padStart(9, '0')}`;
 }
 
 type LedgerRow = Selectable<SandboxAcquirerLedgerTable>;
@@ -78,10 +74,14 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
    */
   authorizeCalls = 0;
 
+  private readonly nsus: NsuSequence;
+
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.nsus = new NsuSequence(clock);
+  }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): the answers recorded for the removed payments. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
@@ -98,7 +98,7 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
 
   async authorizeIn(executor: Executor, request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
-    const result = resultFor(code, idempotencyKey);
+    const result = resultFor(code, idempotencyKey, () => this.nsus.next());
     const entry: LedgerRow = {
       idempotency_key: idempotencyKey,
       merchant_id: request.merchantId,
@@ -158,7 +158,7 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   }
 }
 
-function resultFor(code: ReturnCode, key: string): AuthorizeResult {
+function resultFor(code: ReturnCode, key: string, nsu: () => string): AuthorizeResult {
   const returnMessage = RETURN_MESSAGES[code];
   const acquirerReference = `${SANDBOX_REFERENCE_PREFIX}${key}`;
   if (code === '00') return { outcome: 'approved', returnCode: '00', returnMessage, authorizationCode: authorizationCode(), nsu: nsu(), acquirerReference };
