@@ -28,6 +28,8 @@ interface Template {
   /** PostgreSQL, `planEachCall: { untilAnalyzed }`: the same statement, sent unnamed (another text). */
   unnamedSql?: string;
   fill: Fill;
+  /** `writeBehind` on PostgreSQL (SQLite holds nothing, so nothing is marked there). */
+  holdWrite: boolean;
 }
 
 function missing(slot: string): never {
@@ -133,6 +135,7 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
         sql: compiled.sql,
         unnamedSql: dialect === PostgresAdapter && gate !== undefined ? compiled.sql + PLANNED_PER_CALL : undefined,
         fill: fillerOf(parameters, access),
+        holdWrite: options.writeBehind === true && dialect === PostgresAdapter,
       };
       templates.set(dialect, found);
       // PostgreSQL sends it as a named statement from now on (src/db/named-statements.ts).
@@ -140,17 +143,17 @@ function compiledOnce<V, R>(build: (db: Executor, v: (name: string) => any) => C
     }
     return found;
   };
-  const run = (db: Executor, sql: string, filled: unknown[]): Promise<QueryResult<R>> => {
+  const run = (db: Executor, sql: string, filled: unknown[], hold: boolean): Promise<QueryResult<R>> => {
     const query = CompiledQuery.raw(sql, filled) as CompiledQuery<R>;
-    return db.executeQuery<R>(options.writeBehind ? writeBehind(query) : query);
+    return db.executeQuery<R>(hold ? writeBehind(query) : query);
   };
   const execute = (db: Executor, values: V): Promise<QueryResult<R>> => {
-    const { sql, unnamedSql, fill } = template(db);
+    const { sql, unnamedSql, fill, holdWrite } = template(db);
     const filled = fill(values);
-    if (unnamedSql === undefined) return run(db, sql, filled);
+    if (unnamedSql === undefined) return run(db, sql, filled, holdWrite);
     const ready = hasStatistics(db, gate!);
-    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled);
-    return ready.then((open) => run(db, open ? sql : unnamedSql, filled));
+    if (typeof ready === 'boolean') return run(db, ready ? sql : unnamedSql, filled, holdWrite);
+    return ready.then((open) => run(db, open ? sql : unnamedSql, filled, holdWrite));
   };
   const ahead = (db: Executor, values: V): AheadRead<R> => {
     const { sql, unnamedSql, fill } = template(db);
