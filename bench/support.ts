@@ -23,12 +23,18 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/**
+ * The V8 flags operators run the server with: the Dockerfile's CMD and `npm start` carry the same
+ * (test/packaging.test.ts holds the three together), so the benchmarks measure that process.
+ */
+export const SERVER_NODE_FLAGS = ['--max-semi-space-size=32'];
+
 export async function startServer(env: Record<string, string>, port: number): Promise<RunningServer> {
   // BENCH_NODE_ARGS, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof", to profile the server;
   // BENCH_DIST=1 runs the compiled server (npm run build first), whose profile keeps line numbers.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const entry = process.env.BENCH_DIST ? [join(root, 'dist/server.js')] : ['--import', 'tsx', join(root, 'src/server.ts')];
-  const child: ChildProcess = spawn(process.execPath, [...nodeArgs, ...entry], {
+  const child: ChildProcess = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, ...entry], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { SERVER_NODE_FLAGS } from '../bench/support.js';
 import { assertProductionSecrets, loadConfig } from '../src/config.js';
 
 /**
@@ -101,7 +102,7 @@ describe('Dockerfile', () => {
     expect(runtime.from).not.toBe(build.name);
   });
 
-  it('runs as a non-root user, checks /readyz with node, and runs node dist/server.js in exec form', () => {
+  it('runs as a non-root user, checks /readyz with node, and runs node dist/server.js in exec form, with the flags npm start and the benchmarks use', () => {
     const user = inRuntime('USER').at(-1)?.args;
     expect(user).toBeDefined();
     expect(user).not.toMatch(/^(root|0)(:|$)/);
@@ -112,7 +113,10 @@ describe('Dockerfile', () => {
     expect(probe?.join(' ')).toContain('/readyz');
 
     // Exec form, and no shell entrypoint in front of it: SIGTERM reaches node, which shuts down cleanly.
-    expect(JSON.parse(inRuntime('CMD').at(-1)!.args)).toEqual(['node', 'dist/server.js']);
+    expect(JSON.parse(inRuntime('CMD').at(-1)!.args)).toEqual(['node', ...SERVER_NODE_FLAGS, 'dist/server.js']);
+    // What bench/ measures is what operators run: the same V8 flags in the image and in npm start.
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+    expect(start).toBe(['node', ...SERVER_NODE_FLAGS, '--import tsx src/server.ts'].join(' '));
     expect(inRuntime('ENTRYPOINT')).toEqual([]);
     for (const s of inRuntime('STOPSIGNAL')) expect(s.args).toBe('SIGTERM');
   });
