@@ -17,6 +17,7 @@ import * as m0014 from './migrations/0014_dashboard_sessions.js';
 import * as m0015 from './migrations/0015_dashboard_payments.js';
 import * as m0016 from './migrations/0016_dashboard_lists.js';
 import * as m0017 from './migrations/0017_dashboard_operator.js';
+import * as m0018 from './migrations/0018_payments_without_billing_index.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -40,6 +41,7 @@ export const migrations: Record<string, Migration> = {
   '0015_dashboard_payments': m0015,
   '0016_dashboard_lists': m0016,
   '0017_dashboard_operator': m0017,
+  '0018_payments_without_billing_index': m0018,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
