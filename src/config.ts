@@ -199,7 +199,7 @@ export function loadConfig(env: Env = process.env): Config {
     bankSlip: loadBankConfig(env, (message) => {
       throw new ConfigError(message);
     }),
-    databaseSettings: loadDatabaseSettings(env, integer, flag),
+    databaseSettings: loadDatabaseSettings(env, integer),
     metricsToken: metricsToken(env.METRICS_TOKEN),
     docsPublic: flag(env.DOCS_PUBLIC, mode === 'sandbox', 'DOCS_PUBLIC'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),

@@ -3,7 +3,7 @@ import { CieloHttp } from './cielo/http.js';
 import type { AcquirerConfig } from './config.js';
 import type { AcquirerConnections } from './connections.js';
 import { SandboxAcquirer, SANDBOX_REFERENCE_PREFIX } from './sandbox/acquirer.js';
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type InDatabaseAcquirer, type LookupRequest } from './types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest } from './types.js';
 
 type Operation = 'authorize' | 'cancel' | 'lookup';
 type Failure = 'unreachable' | 'no_answer' | 'refused' | 'error';
@@ -40,8 +40,6 @@ const lookupOutcome = (r: AuthorizeResult | 'pending' | null): Classified => ({ 
 export class AcquirerRouter implements Acquirer {
   private readonly http: CieloHttp;
   private readonly defaultCielo: CieloAcquirer | undefined;
-  /** The sandbox authorizing in the caller's transaction, timed and reported as its other calls are. */
-  private readonly sandboxInDatabase: InDatabaseAcquirer;
 
   constructor(
     private readonly config: AcquirerConfig,
@@ -54,9 +52,6 @@ export class AcquirerRouter implements Acquirer {
     if (config.kind === 'cielo' && cielo.merchantId && cielo.merchantKey) {
       this.defaultCielo = new CieloAcquirer({ ...cielo, merchantId: cielo.merchantId, merchantKey: cielo.merchantKey }, this.http, config.timeoutMs);
     }
-    this.sandboxInDatabase = {
-      authorizeIn: (executor, request, context) => this.timed(this.sandbox, 'authorize', () => sandbox.authorizeIn(executor, request, context), authorizeOutcome),
-    };
   }
 
   /** What charges a merchant's cards: its own Cielo connection, else the default. */
@@ -64,15 +59,6 @@ export class AcquirerRouter implements Acquirer {
     const own = await this.connections.connectionOf(merchantId);
     if (own) return new CieloAcquirer(own, this.http, this.config.timeoutMs);
     return this.defaultCielo ?? this.sandbox;
-  }
-
-  /**
-   * The sandbox, when it charges this merchant's cards (no Cielo connection of its own, none by
-   * default): its ledger is in our database, so the payment can be made in one transaction.
-   * A merchant with a Cielo connection gets undefined, and the payment goes the two-phase way.
-   */
-  async inDatabaseFor(merchantId: string): Promise<InDatabaseAcquirer | undefined> {
-    return (await this.for(merchantId)) === this.sandbox ? this.sandboxInDatabase : undefined;
   }
 
   async authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult> {

@@ -1,4 +1,3 @@
-import type { Executor } from '../db/connection.js';
 import type { CardBrand } from '../domain/cards.js';
 
 /**
@@ -99,28 +98,7 @@ export class AcquirerUnavailable extends Error {
   }
 }
 
-/**
- * A connector whose record of authorizations is a table of the gateway's own database (the
- * sandbox's ledger). Its authorization can then be written in the payment's own transaction:
- * the payment, the acquirer's record and the outcome commit together or not at all, so there is
- * nothing half done to recover. A remote acquirer can never be one.
- */
-export interface InDatabaseAcquirer {
-  /**
-   * `authorize`, with its record written through `executor` (the payment's transaction). Inside
-   * a transaction a key seen before fails it (the payment under that id exists too) instead of
-   * answering the first answer again: the record and the payment only commit together.
-   */
-  authorizeIn(executor: Executor, request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult>;
-}
-
 export interface Acquirer {
-  /**
-   * The connector that charges this merchant's cards when it is an InDatabaseAcquirer, else
-   * undefined (or the method absent): the caller then records the payment first, calls, and
-   * records the outcome after.
-   */
-  inDatabaseFor?(merchantId: string): Promise<InDatabaseAcquirer | undefined>;
   /** Throws AcquirerUnavailable when no answer came. */
   authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult>;
   /** Throws AcquirerUnavailable when no answer came (a cancel is safe to send again). */

@@ -2,11 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, sql, type Transaction } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
-import { statementName } from './named-statements.js';
-import { startStatisticsKeeper } from './statistics-gate.js';
-import { PipelinedPostgresDialect } from './pg-driver.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
@@ -159,31 +156,6 @@ class FailFastClient extends pg.Client {
   }
 }
 
-/** DB_NAMED_STATEMENTS: the statements built once go out named, parsed and planned once per connection (src/db/named-statements.ts). */
-class NamingClient extends FailFastClient {
-  override query(...args: unknown[]): any {
-    const name = typeof args[0] === 'string' && Array.isArray(args[1]) && args.length === 2 ? statementName(args[0]) : undefined;
-    if (name === undefined) return super.query(...args);
-    // The Query is made from the text and named after: given a config object instead,
-    // node-postgres copies it property by property on every call (1.4 % of the gateway's CPU on
-    // the PostgreSQL payment path, docs/performance.md, issue 15).
-    const query = new pg.Query(args[0] as string, args[1] as unknown[]) as pg.Query & { name: string };
-    query.name = name;
-    return new Promise((resolve, reject) => {
-      (query as unknown as { callback: (error: Error | null, result: unknown) => void }).callback = (error, result) => {
-        if (!error) return resolve(result);
-        // As node-postgres does for its own promises: the stack leads back to the caller.
-        Error.captureStackTrace(error);
-        if (error.message === 'Query read timeout') this.cut();
-        reject(error);
-      };
-      (pg.Client.prototype.query as (submittable: pg.Query) => unknown).call(this, query);
-    });
-  }
-}
-
-const STATISTICS_KEEPER_MS = 5000;
-
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
@@ -199,7 +171,7 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
     query_timeout: settings.queryTimeoutMs,
     idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
     keepAlive: true,
-    Client: settings.namedStatements ? NamingClient : FailFastClient,
+    Client: FailFastClient,
   });
   // A terminated backend (pg_terminate_backend, a restart, a failover) makes its client emit
   // 'error'; unhandled, that event kills the process. The pool drops the client and opens a new
@@ -207,21 +179,16 @@ async function openPostgres(url: string, options: OpenOptions): Promise<Database
   const report = options.onConnectionError ?? (() => {});
   pool.on('error', (error) => report(error));
   pool.on('connect', (client) => client.on('error', (error) => report(error)));
-  const db = new Kysely<DB>({ dialect: new PipelinedPostgresDialect(pool) });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
-  // First statistics for the tables whose statements wait on them (src/db/statistics-gate.ts).
-  const keeper = startStatisticsKeeper(db, STATISTICS_KEEPER_MS);
   return {
     db,
     dialect: 'postgres',
     schema,
     poolStats,
     raw: { pool },
-    close: () => {
-      keeper.stop();
-      return db.destroy();
-    },
+    close: () => db.destroy(),
   };
 }
 

@@ -24,18 +24,11 @@ export interface DatabaseSettings {
    * reads on the event loop).
    */
   readerThreads: number;
-  /**
-   * PostgreSQL: send the statements built once as named prepared statements, parsed and planned
-   * once per connection (DB_NAMED_STATEMENTS, default true; src/db/named-statements.ts). Off for
-   * a pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
-   */
-  namedStatements: boolean;
 }
 
 type Integer = (value: string | undefined, fallback: number, name: string, min: number, max: number) => number;
-type Flag = (value: string | undefined, fallback: boolean, name: string) => boolean;
 
-export function loadDatabaseSettings(env: Record<string, string | undefined>, integer: Integer, flag: Flag = (_v, fallback) => fallback): DatabaseSettings {
+export function loadDatabaseSettings(env: Record<string, string | undefined>, integer: Integer): DatabaseSettings {
   const statementTimeoutMs = integer(env.DB_STATEMENT_TIMEOUT_MS, 30_000, 'DB_STATEMENT_TIMEOUT_MS', 100, 3_600_000);
   return {
     connectTimeoutMs: integer(env.DB_CONNECT_TIMEOUT_MS, 5_000, 'DB_CONNECT_TIMEOUT_MS', 100, 120_000),
@@ -45,7 +38,6 @@ export function loadDatabaseSettings(env: Record<string, string | undefined>, in
     startTimeoutMs: integer(env.DB_START_TIMEOUT_MS, 60_000, 'DB_START_TIMEOUT_MS', 0, 3_600_000),
     poolSize: integer(env.DB_POOL_SIZE, 20, 'DB_POOL_SIZE', 1, 1_000),
     readerThreads: integer(env.DB_READER_THREADS, 2, 'DB_READER_THREADS', 0, 16),
-    namedStatements: flag(env.DB_NAMED_STATEMENTS, true, 'DB_NAMED_STATEMENTS'),
   };
 }
 

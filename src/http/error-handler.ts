@@ -34,17 +34,7 @@ export function frameworkError(error: FastifyError): { status: number; errors: E
 
 /** The single handler that writes every error as the `[{tag, description}]` array. */
 export function installErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler(async (thrown: FastifyError, request, reply) => {
-    let error = thrown;
-    // A request that failed before its transaction confirmed the credential (gatewayAuthCarried):
-    // a revoked credential or a refused address is the answer, whatever else went wrong.
-    if (request.carriedCredential && !request.carriedCredential.confirmed) {
-      try {
-        await request.carriedCredential.confirmAlone();
-      } catch (refusal) {
-        error = refusal as FastifyError;
-      }
-    }
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     if (error instanceof ApiError) {
       if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
       return reply.code(error.statusCode).headers(error.headers).send(error.errors);

@@ -13,22 +13,6 @@ export const gatewayAuth = (ctx: AppContext, scope?: Scope) => async (request: F
   request.principal = await ctx.auth.authenticate('gateway', request.headers.authorization, request.ip, scope);
 };
 
-/**
- * `gatewayAuth` for a route whose service carries the credential's re-read in its own
- * transaction (POST /v1/payments): the token is verified here, and the read that makes a
- * revocation effective at once rides the transaction's first round trip instead of one of its
- * own (`request.carriedCredential`, confirmed before anything commits; see CarriedCredential).
- * A request with an Idempotency-Key is checked here, before its slot is read or replayed.
- * PostgreSQL only: on SQLite there is no round trip to save, and a payment whose transaction
- * started with the credential's read measured 45 % slower (docs/performance.md, issue 15).
- */
-export const gatewayAuthCarried = (ctx: AppContext, scope: Scope) => async (request: FastifyRequest) => {
-  if (ctx.database.dialect !== 'postgres' || request.headers['idempotency-key'] !== undefined) return gatewayAuth(ctx, scope)(request);
-  const { principal, carried } = await ctx.auth.authenticateCarried('gateway', request.headers.authorization, request.ip, scope);
-  request.principal = principal;
-  request.carriedCredential = carried;
-};
-
 export const integrationAuth = (ctx: AppContext) => async (request: FastifyRequest) => {
   request.principal = await ctx.auth.authenticate('integration', request.headers.authorization, request.ip, 'integration');
 };

@@ -1,6 +1,5 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { CarriedCredential } from '../modules/auth/carried-credential.js';
 import type { Principal } from '../modules/auth/service.js';
 
 /** The Fastify instance with the TypeBox provider: route schemas type the handlers. */
@@ -16,8 +15,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the gateway/integration auth hooks. */
     principal?: Principal;
-    /** The principal's credential, still to be confirmed by the request's transaction (gatewayAuthCarried). */
-    carriedCredential?: CarriedCredential;
     /** Set by the admin auth hook. */
     isAdmin?: boolean;
     /** Set when this request holds an Idempotency-Key slot that its response must fill. */

@@ -1,7 +1,6 @@
 import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/connection.js';
-import { prepared } from '../db/prepared.js';
 import type { DB, JobsTable } from '../db/schema.js';
 import { retryDelayMs } from './backoff.js';
 
@@ -105,16 +104,6 @@ export class JobQueue {
   }
 
   /**
-   * `enqueue` for a caller that needs no id back (a settlement sweep's schedule, a billing's
-   * charge): on PostgreSQL the insert goes out with the transaction's next statement or its
-   * COMMIT (src/db/pg-driver.ts) instead of a round trip of its own.
-   */
-  async enqueueWithoutId(executor: Executor, job: NewJob): Promise<void> {
-    const maxAttempts = job.maxAttempts ?? this.defaults?.maxAttemptsFor(job.kind) ?? DEFAULT_MAX_ATTEMPTS;
-    await insertOneHeld.execute(executor, jobRow({ ...job, maxAttempts }, this.clock.now()));
-  }
-
-  /**
    * Several jobs in one statement, through the caller's executor like `enqueue` (the webhook
    * outbox: a delivery job per notification of one change). Jobs whose dedupe key already
    * exists are skipped; answers the ids of the rows inserted, in order.
@@ -131,8 +120,8 @@ export class JobQueue {
    * were cancelled (0 or 1).
    */
   async cancel(executor: Executor, dedupeKey: string): Promise<number> {
-    const result = await cancelPending.execute(executor, { dedupeKey });
-    return Number(result.numAffectedRows ?? 0n);
+    const result = await executor.deleteFrom('jobs').where('dedupe_key', '=', dedupeKey).where('status', '=', 'pending').executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**
@@ -205,13 +194,10 @@ export class JobQueue {
       .execute();
   }
 
-  /**
-   * Marks the job done; false when this worker no longer holds it (its lease expired and another
-   * took it). `db`: a transaction of the handler's (JobRunContext.completeIn).
-   */
-  async complete(job: ClaimedJob, workerId: string, db: Executor = this.database.db): Promise<boolean> {
-    const result = await completeJob.execute(db, { id: job.id, workerId, attempts: job.attempts, at: this.clock.now().toISOString() });
-    return Number(result.numAffectedRows ?? 0) > 0;
+  /** Marks the job done; false when this worker no longer holds it (its lease expired and another took it). */
+  async complete(job: ClaimedJob, workerId: string): Promise<boolean> {
+    const result = await fence(this.database.db, job.id, workerId, job.attempts).set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() }).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
   }
 
   /**
@@ -442,11 +428,6 @@ function jobRow(job: NewJob & { maxAttempts: number }, now: Date) {
 async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
   if (jobs.length === 0) return [];
   const rows = jobs.map((job) => jobRow(job, now));
-  // One job (a payment's, a billing's) is the common case: a statement compiled once.
-  if (rows.length === 1) {
-    const inserted = await insertOne.first(executor, rows[0]);
-    return inserted ? [Number(inserted.id)] : [];
-  }
   const inserted = await executor
     .insertInto('jobs')
     .values(rows)
@@ -457,37 +438,12 @@ async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: num
   return inserted.map((r) => Number(r.id));
 }
 
-type NewJobRow = Omit<Insertable<JobsTable>, 'id' | 'locked_by' | 'locked_until' | 'last_error'>;
-/** A new job row, its values named for a statement compiled once. */
-const insertJob = (db: Executor, v: (name: keyof NewJobRow) => unknown) =>
-  db
-    .insertInto('jobs')
-    .values({
-      kind: v('kind') as string,
-      payload: v('payload') as string,
-      run_at: v('run_at') as string,
-      status: v('status') as 'pending',
-      attempts: v('attempts') as number,
-      max_attempts: v('max_attempts') as number,
-      dedupe_key: v('dedupe_key') as string,
-      created_at: v('created_at') as string,
-      updated_at: v('updated_at') as string,
-    })
-    .onConflict((oc) => oc.column('dedupe_key').doNothing());
-const insertOne = prepared<Record<keyof NewJobRow, unknown>, { id: number | bigint }>((db, v) => insertJob(db, v).returning('id'));
-/** The same insert with no id read back: held on PostgreSQL until the transaction's next statement (enqueueWithoutId). */
-const insertOneHeld = prepared<Record<keyof NewJobRow, unknown>, never>((db, v) => insertJob(db, v), { writeBehind: true });
 /**
  * An update of a claimed job's row that only its holder may make: running, locked by this
  * worker, and under this claim (its attempts count), so an old claim cannot finish a newer one.
  */
 const fence = (db: Executor, id: number, workerId: string, attempts: number) =>
   db.updateTable('jobs').where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', workerId).where('attempts', '=', attempts);
-// Once per job run: compiled once (src/db/prepared.ts).
-const completeJob = prepared<{ id: number; workerId: string; attempts: number; at: string }, never>((db, v) =>
-  fence(db, v('id'), v('workerId'), v('attempts')).set({ status: 'done', locked_until: null, updated_at: v('at') }),
-);
-const cancelPending = prepared<{ dedupeKey: string }, never>((db, v) => db.deleteFrom('jobs').where('dedupe_key', '=', v('dedupeKey')).where('status', '=', 'pending'));
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {
   return {

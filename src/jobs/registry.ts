@@ -1,19 +1,10 @@
 import type { Clock } from '../clock.js';
-import type { Executor } from '../db/connection.js';
 import type { ClaimedJob, MaxAttemptsSource } from './queue.js';
 
 export interface JobRunContext {
   job: ClaimedJob;
   /** Business time: in a sandbox advance it stands at the job's due time. */
   clock: Clock;
-  /**
-   * Marks the job done inside the handler's own transaction (fenced as JobQueue.complete is),
-   * saving the completion's transaction of its own. Only in the transaction whose COMMIT ends
-   * the handler's work: once it commits the handler must return, since a job done can no longer
-   * be rescheduled or failed; should it roll back, the handler must throw. False when this run
-   * no longer holds the job (its lease was lost and retaken).
-   */
-  completeIn(trx: Executor): Promise<boolean>;
 }
 
 // Payloads are JSON written by our own enqueue calls; each handler knows its own shape.

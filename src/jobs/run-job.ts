@@ -1,5 +1,4 @@
 import type { Clock } from '../clock.js';
-import type { Executor } from '../db/connection.js';
 import { errorMessage, type ClaimedJob, type FailOutcome, type JobQueue } from './queue.js';
 import { RetryLater, type JobHandlers } from './registry.js';
 
@@ -28,13 +27,10 @@ export interface JobRunner {
 export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: string): Promise<JobOutcome> {
   const { queue, handlers, clock, logger } = runner;
   const log = { jobId: job.id, kind: job.kind, attempt: job.attempts };
-  // Set when the handler completed the job in its own transaction (JobRunContext.completeIn).
-  let completed: boolean | undefined;
-  const completeIn = async (trx: Executor) => (completed = await queue.complete(job, workerId, trx));
   try {
     const registered = handlers.get(job.kind);
     if (!registered) throw new Error(`no handler registered for job kind "${job.kind}"`);
-    await registered.handler(job.payload, { job, clock, completeIn });
+    await registered.handler(job.payload, { job, clock });
   } catch (error) {
     if (error instanceof RetryLater) {
       return (await queue.reschedule(job, workerId, error.at)) ? 'rescheduled' : lost(logger, log);
@@ -44,8 +40,7 @@ export async function runJob(runner: JobRunner, job: ClaimedJob, workerId: strin
     logger.error({ event: 'job.failed', ...log, error: errorMessage(error), outcome }, 'job failed');
     return outcome === 'lost' ? lost(logger, log) : outcome;
   }
-  if (completed === undefined) completed = await queue.complete(job, workerId);
-  return completed ? 'done' : lost(logger, log);
+  return (await queue.complete(job, workerId)) ? 'done' : lost(logger, log);
 }
 
 /** The lease expired while the handler ran and another worker took the job: its record wins. */

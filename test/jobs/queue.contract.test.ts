@@ -66,21 +66,21 @@ describe(`job queue contract (${testDialect})`, () => {
     ]);
   });
 
-  it('enqueueWithoutId: the same job row and dedupe rule, committed or rolled back with the transaction', async () => {
+  it('enqueue: a job row with its dedupe rule, committed or rolled back with the transaction', async () => {
     await expect(
       database.db.transaction().execute(async (trx) => {
-        await queue.enqueueWithoutId(trx, { kind: 'sweep', payload: { date: '2026-01-01' }, dedupeKey: 'settlement:2026-01-01' });
+        await queue.enqueue(trx, { kind: 'sweep', payload: { date: '2026-01-01' }, dedupeKey: 'settlement:2026-01-01' });
         throw new Error('business write failed');
       }),
     ).rejects.toThrow('business write failed');
     expect(await queue.counts()).toEqual({ pending: 0, running: 0, done: 0, failed: 0 });
     await database.db.transaction().execute(async (trx) => {
-      await queue.enqueueWithoutId(trx, { kind: 'sweep', payload: { date: '2026-01-02' }, dedupeKey: 'settlement:2026-01-02', runAt: later(60_000) });
+      await queue.enqueue(trx, { kind: 'sweep', payload: { date: '2026-01-02' }, dedupeKey: 'settlement:2026-01-02', runAt: later(60_000) });
       // A second one under the same key, in the same transaction and out of it: skipped, no error.
-      await queue.enqueueWithoutId(trx, { kind: 'sweep', payload: { date: 'again' }, dedupeKey: 'settlement:2026-01-02' });
+      await queue.enqueue(trx, { kind: 'sweep', payload: { date: 'again' }, dedupeKey: 'settlement:2026-01-02' });
       await queue.enqueue(trx, { kind: 'other', payload: null });
     });
-    await queue.enqueueWithoutId(database.db, { kind: 'sweep', payload: { date: 'again' }, dedupeKey: 'settlement:2026-01-02' });
+    await queue.enqueue(database.db, { kind: 'sweep', payload: { date: 'again' }, dedupeKey: 'settlement:2026-01-02' });
     const rows = await database.db.selectFrom('jobs').selectAll().where('kind', '=', 'sweep').execute();
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ status: 'pending', attempts: 0, max_attempts: 10, run_at: later(60_000).toISOString(), dedupe_key: 'settlement:2026-01-02' });

@@ -8,7 +8,6 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { openDatabaseWhenReady } from '../../src/db/connection.js';
 import { isDatabaseUnavailable } from '../../src/db/faults.js';
-import { prepared } from '../../src/db/prepared.js';
 import { loadDatabaseSettings } from '../../src/db/settings.js';
 import { loadConfig } from '../../src/config.js';
 import { closeContext, createContext, type AppContext } from '../../src/context.js';
@@ -100,39 +99,6 @@ describe('DB_READER_THREADS', () => {
       }
     } finally {
       rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
-describe('DB_NAMED_STATEMENTS', () => {
-  it('is true unless set, and refuses anything but true or false by name', () => {
-    expect(loadConfig({}).databaseSettings.namedStatements).toBe(true);
-    expect(loadConfig({ DB_NAMED_STATEMENTS: 'false' }).databaseSettings.namedStatements).toBe(false);
-    for (const bad of ['no', '0', 'yes']) expect(() => loadConfig({ DB_NAMED_STATEMENTS: bad }), bad).toThrow(/DB_NAMED_STATEMENTS/);
-  });
-
-  it.runIf(testDialect === 'postgres')('sends a statement built once under its name, and unnamed when false', async () => {
-    const probe = prepared<{ x: number }, { x: number }>((db, v) => db.selectNoFrom((eb) => eb.cast<number>(eb.val(v('x')), 'integer').as('x')));
-    const names: (string | undefined)[] = [];
-    const original = pg.Client.prototype.query;
-    (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client, ...args: unknown[]) {
-      names.push(typeof args[0] === 'string' ? undefined : (args[0] as { name?: string }).name);
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
-    };
-    try {
-      for (const value of ['true', 'false']) {
-        const settings = { ...loadConfig({ DB_NAMED_STATEMENTS: value }).databaseSettings };
-        const database = await openDatabaseWhenReady(process.env.TEST_DATABASE_URL!, { settings, log: () => {} });
-        try {
-          names.length = 0;
-          expect((await probe.first(database.db, { x: 7 }))?.x).toBe(7);
-          expect(names.at(-1), value).toEqual(value === 'true' ? expect.stringMatching(/^gw\d+$/) : undefined);
-        } finally {
-          await database.close();
-        }
-      }
-    } finally {
-      pg.Client.prototype.query = original;
     }
   });
 });

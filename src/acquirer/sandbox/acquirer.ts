@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database, Executor } from '../../db/connection.js';
-import { insertRows, prepared } from '../../db/prepared.js';
+import type { Database } from '../../db/connection.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, InDatabaseAcquirer, LookupRequest, ReturnCode } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
 import { NsuSequence } from './nsu.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
@@ -15,10 +14,9 @@ import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sa
  * ledger of what it answered per idempotency key: a repeated call returns the same answer and
  * never authorizes twice. The ledger is a table of its own in the gateway's database, written
  * before the answer is returned, so a lookup after `kill -9` sees exactly what the dead process
- * was told, as a real acquirer's query would; nothing can be in flight (settle window 0).
- * Being in the gateway's database, the ledger row can also be written in the payment's own
- * transaction (`authorizeIn`, see InDatabaseAcquirer): the payment service then makes a payment
- * in one commit.
+ * was told, as a real acquirer's query would; nothing can be in flight (settle window 0). It
+ * is called exactly as Cielo is, outside the payment's transaction, so the sandbox runs the
+ * payment path (and the recovery) that production runs.
  */
 export const SANDBOX_TEST_CARDS: Record<string, ReturnCode> = {
   '4000000000009995': '51',
@@ -40,38 +38,12 @@ function authorizationCode(): string {
 
 type LedgerRow = Selectable<SandboxAcquirerLedgerTable>;
 
-// Each payment reads and writes the ledger once: statements compiled once (src/db/prepared.ts).
-const findEntry = prepared<{ key: string }, LedgerRow>((db, v) => db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', v('key')));
-const insertEntry = prepared<LedgerRow, { idempotency_key: string }>((db, v) =>
-  db
-    .insertInto('sandbox_acquirer_ledger')
-    .values({
-      idempotency_key: v('idempotency_key'),
-      merchant_id: v('merchant_id'),
-      amount: v('amount'),
-      outcome: v('outcome'),
-      return_code: v('return_code'),
-      return_message: v('return_message'),
-      authorization_code: v('authorization_code'),
-      nsu: v('nsu'),
-      acquirer_reference: v('acquirer_reference'),
-      canceled_at: v('canceled_at'),
-      created_at: v('created_at'),
-    })
-    // Two concurrent calls with one key: the first answer recorded is the answer.
-    .onConflict((oc) => oc.column('idempotency_key').doNothing())
-    .returning('idempotency_key'),
-);
-
-export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
+export class SandboxAcquirer implements Acquirer {
   async settleWindowMs(): Promise<number> {
     return 0;
   }
 
-  /**
-   * New authorizations this process recorded, for tests that prove a recovery does not
-   * authorize twice. One written in a transaction that then rolled back is counted too.
-   */
+  /** New authorizations this process recorded, for tests that prove a recovery does not authorize twice. */
   authorizeCalls = 0;
 
   private readonly nsus: NsuSequence;
@@ -88,15 +60,12 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
     return { sandbox_acquirer_ledger: await sandboxDelete(executor, 'sandbox_acquirer_ledger', merchantId) };
   }
 
-  async inDatabaseFor(): Promise<InDatabaseAcquirer> {
-    return this;
-  }
-
-  authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult> {
-    return this.authorizeIn(this.database.db, request, context);
-  }
-
-  async authorizeIn(executor: Executor, request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
+  /**
+   * Records the answer in the ledger, in a statement of its own (what a remote acquirer's own
+   * database does), before answering. Insert first and read only on a conflict: a key seen
+   * before (a retried call, a recovery) keeps its first answer and never authorizes twice.
+   */
+  async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
     const result = resultFor(code, idempotencyKey, () => this.nsus.next());
     const entry: LedgerRow = {
@@ -112,19 +81,14 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
       canceled_at: null,
       created_at: this.clock.wallNow().toISOString(),
     };
-    // Inside a payment's own transaction (`authorizeWithin`): no ON CONFLICT and nothing read
-    // back, so on PostgreSQL the row is held and sent with the payment's (src/db/pg-driver.ts).
-    // A key seen before then fails the transaction, as the payment's insert under that same id
-    // would: the ledger row and the payment row only ever commit together.
-    if (executor.isTransaction) {
-      await insertRows(executor, 'sandbox_acquirer_ledger', [entry]);
-      this.authorizeCalls += 1;
-      return result;
-    }
-    // Outside a transaction: insert first, read only on a conflict. A key seen before (a retried
-    // call) keeps its first answer, and a new one costs one statement.
-    const inserted = await insertEntry.first(executor, entry);
-    if (!inserted) return toResult((await findEntry.first(executor, { key: idempotencyKey }))!);
+    const inserted = await this.database.db
+      .insertInto('sandbox_acquirer_ledger')
+      .values(entry)
+      // Two concurrent calls with one key: the first answer recorded is the answer.
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .returning('idempotency_key')
+      .executeTakeFirst();
+    if (!inserted) return toResult((await this.find(idempotencyKey))!);
     this.authorizeCalls += 1;
     return result;
   }
@@ -154,7 +118,7 @@ export class SandboxAcquirer implements Acquirer, InDatabaseAcquirer {
   }
 
   private find(key: string): Promise<LedgerRow | undefined> {
-    return findEntry.first(this.database.db, { key });
+    return this.database.db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
   }
 }
 

@@ -1,6 +1,5 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import type { LentExpression } from '../../db/prepared.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { BlocklistService, normaliseEmail } from './blocklist.js';
 import { canonicalIp } from './ip.js';
@@ -14,12 +13,8 @@ export interface AssessmentInput {
   merchantId: string;
   /** Cents. */
   amount: number;
-  /**
-   * `cardFingerprint()` of the PAN, as stored in `payments.card_fingerprint`; or, for a stored
-   * card not read yet, its store's subquery for it (the signals query then reads it itself, and
-   * the card's read can share its round trip; an unknown card's is null and matches nothing).
-   */
-  cardFingerprint: string | LentExpression;
+  /** `cardFingerprint()` of the PAN, as stored in `payments.card_fingerprint`. */
+  cardFingerprint: string;
   customer?: {
     /** Velocity compares it with `payments.customer_document` as given: store the same spelling. */
     documentNumber?: string;

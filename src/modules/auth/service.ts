@@ -1,12 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError, unauthorized } from '../../http/errors.js';
+import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
 import { adminKeyDigest } from '../../http/guards.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
-import { CarriedCredential, checkCredential } from './carried-credential.js';
 import { clearFailures, LOCK_MS, lockedForSeconds, MAX_FAILURES, recordFailure } from './lockout.js';
 import type { ApiName, TokenClaims, TokenSigner } from './tokens.js';
 
@@ -43,7 +42,7 @@ export class AuthService {
     private readonly clock: Clock,
     private readonly signer: TokenSigner,
     /** Credentials belong to the merchants module: read through its service. */
-    private readonly merchants: Pick<MerchantService, 'activeCredential' | 'activeCredentialAhead'>,
+    private readonly merchants: Pick<MerchantService, 'activeCredential'>,
     passwordHashCost: number,
     /** Where a lockout is reported (pino fits). */
     private readonly logger?: { warn(obj: object, msg?: string): void },
@@ -132,17 +131,6 @@ export class AuthService {
     return this.checked(await this.verifiedClaims(api, authorization), ip, scope);
   }
 
-  /**
-   * `authenticate`, with the credential's re-read left to the request's transaction to carry
-   * (`carried`, see CarriedCredential) when the token itself passes: signature, expiry, API and
-   * scope. A token without the scope is checked at once, so its answer (401 before 403) is unchanged.
-   */
-  async authenticateCarried(api: ApiName, authorization: string | undefined, ip: string, scope: Scope): Promise<{ principal: Principal; carried?: CarriedCredential }> {
-    const claims = await this.verifiedClaims(api, authorization);
-    if (!claims.scopes.includes(scope)) return { principal: await this.checked(claims, ip, scope) };
-    return { principal: claims, carried: new CarriedCredential(this.merchants, claims.userName, ip) };
-  }
-
   /** The claims of a valid bearer token for `api`; throws 401 for anything else. */
   private async verifiedClaims(api: ApiName, authorization: string | undefined): Promise<TokenClaims> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -154,7 +142,9 @@ export class AuthService {
 
   /** The credential behind `claims` (revoked: 401, address: 403), then the scope (403). */
   private async checked(claims: TokenClaims, ip: string, scope?: Scope): Promise<Principal> {
-    checkCredential(await this.merchants.activeCredential(claims.userName), ip);
+    const credential = await this.merchants.activeCredential(claims.userName);
+    if (!credential) throw unauthorized('The credential of this token was revoked.');
+    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
     if (scope && !claims.scopes.includes(scope)) {
       throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
     }

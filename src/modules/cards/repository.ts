@@ -1,49 +1,10 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import { allColumns } from '../../db/columns.js';
-import { prepared, type FirstAhead, type LentExpression } from '../../db/prepared.js';
 import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
 
 export type CardKeyRow = Selectable<CardKeysTable>;
 export type CardTokenRow = Selectable<CardTokensTable>;
 export type VaultCardRow = Selectable<VaultCardsTable>;
-
-// Listed, not `*`: then named and planned once per connection on PostgreSQL (src/db/columns.ts).
-const VAULT_CARD_COLUMNS = allColumns<VaultCardsTable>()([
-  'vault_id', 'merchant_id', 'cardholder_name', 'sandbox_return_code', 'created_at', 'deleted_at',
-  'pan_sealed', 'brand', 'bin', 'last4', 'pan_length', 'exp_month', 'exp_year', 'fingerprint',
-]);
-/** Read on every vault payment: compiled once (src/db/prepared.ts). */
-const findLive = prepared<{ vaultId: string; merchantId: string }, VaultCardRow>((db, v) =>
-  db.selectFrom('vault_cards').select(VAULT_CARD_COLUMNS).where('vault_id', '=', v('vaultId')).where('merchant_id', '=', v('merchantId')).where('deleted_at', 'is', null),
-);
-
-const CARD_TOKEN_COLUMNS = allColumns<CardTokensTable>()([
-  'number_token', 'merchant_id', 'expires_at', 'consumed_at', 'created_at',
-  'pan_sealed', 'brand', 'bin', 'last4', 'pan_length', 'exp_month', 'exp_year', 'fingerprint',
-]);
-/** Run on every numberToken payment: compiled once. */
-const consumeToken = prepared<{ numberToken: string; merchantId: string; wallNow: string }, CardTokenRow>((db, v) =>
-  db
-    .updateTable('card_tokens')
-    .set({ consumed_at: v('wallNow') })
-    .where('number_token', '=', v('numberToken'))
-    .where('merchant_id', '=', v('merchantId'))
-    .where('consumed_at', 'is', null)
-    .where('expires_at', '>', v('wallNow'))
-    .returning(CARD_TOKEN_COLUMNS),
-);
-/**
- * A token's fingerprint, as a scalar subquery (see cardTokensRepository.fingerprint). Whether it may pay is
- * the consumption's answer, not this one's: in the payment's transaction it reads the row its
- * consumption just updated.
- */
-const tokenFingerprint = (db: Executor, v: (slot: string) => any) =>
-  db.selectFrom('card_tokens').select('fingerprint').where('number_token', '=', v('token.numberToken')).where('merchant_id', '=', v('token.merchantId'));
-
-/** The live card's fingerprint, as a scalar subquery for another module's statement (see liveFingerprint). */
-const liveFingerprint = (db: Executor, v: (slot: string) => any) =>
-  db.selectFrom('vault_cards').select('fingerprint').where('vault_id', '=', v('vault.vaultId')).where('merchant_id', '=', v('vault.merchantId')).where('deleted_at', 'is', null);
 
 /** The settings row naming the current RSA key; compare-and-set on it serialises key creation. */
 export const CURRENT_KEY_SETTING = 'card_key_current';
@@ -112,20 +73,15 @@ export const cardTokensRepository = {
    * rolls back leaves the token usable.
    */
   async consume(db: Executor, merchantId: string, numberToken: string, wallNow: string): Promise<CardTokenRow | undefined> {
-    return consumeToken.first(db, { numberToken, merchantId, wallNow });
-  },
-
-  /**
-   * `consume`, sent ahead: in a PostgreSQL transaction it goes out with the next statement (it
-   * still runs in its place, before that statement), and its answer comes back in that round trip.
-   */
-  consumeAhead(db: Executor, merchantId: string, numberToken: string, wallNow: string): FirstAhead<CardTokenRow> {
-    return consumeToken.firstAhead(db, { numberToken, merchantId, wallNow });
-  },
-
-  /** The token's fingerprint, lent as a subquery (null for an unknown token or another merchant's). */
-  fingerprint(merchantId: string, numberToken: string): LentExpression {
-    return { kind: 'token', build: tokenFingerprint, values: { 'token.numberToken': numberToken, 'token.merchantId': merchantId } };
+    return db
+      .updateTable('card_tokens')
+      .set({ consumed_at: wallNow })
+      .where('number_token', '=', numberToken)
+      .where('merchant_id', '=', merchantId)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', wallNow)
+      .returningAll()
+      .executeTakeFirst();
   },
 
   async find(db: Executor, merchantId: string, numberToken: string): Promise<Pick<CardTokenRow, 'consumed_at' | 'expires_at'> | undefined> {
@@ -145,17 +101,7 @@ export const vaultCardsRepository = {
 
   /** The merchant's live card; another merchant's, an unknown or a deleted one is undefined. */
   async findLive(db: Executor, merchantId: string, vaultId: string): Promise<VaultCardRow | undefined> {
-    return findLive.first(db, { vaultId, merchantId });
-  },
-
-  /** findLive sent ahead (src/db/pg-driver.ts, `readAhead`): answered with the transaction's next round trip. */
-  findLiveAhead(db: Executor, merchantId: string, vaultId: string): FirstAhead<VaultCardRow> {
-    return findLive.firstAhead(db, { vaultId, merchantId });
-  },
-
-  /** The live card's fingerprint (null for an unknown or deleted card), lent as a subquery. */
-  liveFingerprint(merchantId: string, vaultId: string): LentExpression {
-    return { kind: 'vault', build: liveFingerprint, values: { 'vault.vaultId': vaultId, 'vault.merchantId': merchantId } };
+    return db.selectFrom('vault_cards').selectAll().where('vault_id', '=', vaultId).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null).executeTakeFirst();
   },
 
   /**

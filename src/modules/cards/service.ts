@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import type { LentExpression } from '../../db/prepared.js';
 import { maskPan, type CardBrand } from '../../domain/cards.js';
 import { ApiError, notFound, type ErrorItem } from '../../http/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
@@ -125,23 +124,6 @@ export class CardService {
     return this.tokenCardOf(executor, merchantId, numberToken, await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString()), wallNow, tag);
   }
 
-  /**
-   * consumeToken for a caller that asks the card's fingerprint in a statement of its own first
-   * (a payment's anti-fraud), as vaultCardAhead: the consumption goes out ahead, with that
-   * statement, and the token's fingerprint is lent as a subquery. `card()` answers (or refuses)
-   * the token as consumeToken would.
-   */
-  async consumeTokenAhead(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<{ fingerprint: LentExpression; card(): Promise<Card> }> {
-    const wallNow = this.clock.wallNow();
-    const consumed = tokens.consumeAhead(executor, merchantId, numberToken, wallNow.toISOString());
-    // Held before the caller asks its own statement, so that statement carries it.
-    await consumed.queued;
-    return {
-      fingerprint: tokens.fingerprint(merchantId, numberToken),
-      card: async () => this.tokenCardOf(executor, merchantId, numberToken, await consumed.read(), wallNow, tag),
-    };
-  }
-
   /** The card of a consumed token, or the refusal of one that could not be consumed. */
   private async tokenCardOf(executor: Executor, merchantId: string, numberToken: string, row: CardTokenRow | undefined, wallNow: Date, tag: string): Promise<Card> {
     if (!row) {
@@ -243,22 +225,6 @@ export class CardService {
    */
   async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
     return this.vaultCardOf(await vault.findLive(executor, merchantId, vaultId), tag);
-  }
-
-  /**
-   * loadVaultCard for a caller that asks the card's fingerprint in a statement of its own first
-   * (a payment's anti-fraud): the read goes out ahead, with that statement (src/db/pg-driver.ts,
-   * `readAhead`), and the fingerprint is lent as a subquery, so neither waits for the other.
-   * `card()` sends the read first if nothing carried it (an assessment that asked nothing).
-   */
-  async vaultCardAhead(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<{ fingerprint: LentExpression; card(): Promise<VaultCard> }> {
-    const read = vault.findLiveAhead(executor, merchantId, vaultId);
-    // Held before the caller asks its own statement, so that statement carries it.
-    await read.queued;
-    return {
-      fingerprint: vault.liveFingerprint(merchantId, vaultId),
-      card: async () => this.vaultCardOf(await read.read(), tag),
-    };
   }
 
   private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {

@@ -1,6 +1,5 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import { prepared } from '../../db/prepared.js';
 import type { CredentialsTable, MerchantsTable } from '../../db/schema.js';
 import type { Paging } from '../../http/listing.js';
 
@@ -38,7 +37,7 @@ export const merchantsRepository = {
   },
 };
 
-/** Read on every authenticated request: compiled once (src/db/prepared.ts). */
+/** What an authenticated request checks of its credential. */
 export interface ActiveCredential {
   user_name: string;
   merchant_id: string;
@@ -47,28 +46,20 @@ export interface ActiveCredential {
   allowed_ips: string;
   account_number: number;
 }
-const findActiveCredential = prepared<{ userName: string }, ActiveCredential>((db, v) =>
-  db
-    .selectFrom('credentials')
-    .innerJoin('merchants', 'merchants.merchant_id', 'credentials.merchant_id')
-    .select(['credentials.user_name', 'credentials.merchant_id', 'credentials.password_hash', 'credentials.scopes', 'credentials.allowed_ips', 'merchants.account_number'])
-    .where('credentials.user_name', '=', v('userName'))
-    .where('credentials.revoked_at', 'is', null),
-);
-
 export const credentialsRepository = {
   async insert(db: Executor, row: CredentialRow): Promise<void> {
     await db.insertInto('credentials').values(row).execute();
   },
 
   /** The active credential with its merchant's account number, or undefined when revoked/unknown. */
-  async findActive(db: Executor, userName: string) {
-    return findActiveCredential.first(db, { userName });
-  },
-
-  /** `findActive`, read ahead: inside a PostgreSQL transaction it rides the next round trip (src/db/pg-driver.ts). */
-  findActiveAhead(db: Executor, userName: string) {
-    return findActiveCredential.firstAhead(db, { userName });
+  async findActive(db: Executor, userName: string): Promise<ActiveCredential | undefined> {
+    return db
+      .selectFrom('credentials')
+      .innerJoin('merchants', 'merchants.merchant_id', 'credentials.merchant_id')
+      .select(['credentials.user_name', 'credentials.merchant_id', 'credentials.password_hash', 'credentials.scopes', 'credentials.allowed_ips', 'merchants.account_number'])
+      .where('credentials.user_name', '=', userName)
+      .where('credentials.revoked_at', 'is', null)
+      .executeTakeFirst();
   },
 
   /** A merchant's active credentials, oldest first (credentials_merchant_idx); never the password hash. */

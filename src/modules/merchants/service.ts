@@ -1,7 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import type { FirstAhead } from '../../db/prepared.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
@@ -140,15 +139,6 @@ export class MerchantService {
    */
   activeCredential(userName: string) {
     return credentialsRepository.findActive(this.database.db, userName);
-  }
-
-  /**
-   * `activeCredential` read in a caller's transaction, ahead: on PostgreSQL it goes out with the
-   * transaction's next statement instead of a round trip of its own. `queued` settles once the
-   * transaction holds the read (ask the carrying statement after it); `read()` answers it.
-   */
-  activeCredentialAhead(executor: Executor, userName: string): FirstAhead<ActiveCredential> {
-    return credentialsRepository.findActiveAhead(executor, userName);
   }
 
   /**

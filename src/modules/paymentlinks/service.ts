@@ -179,7 +179,7 @@ export class PaymentLinkService {
    * still waiting for the acquirer keeps it held. `claimId` is the hold to replace.
    */
   async settleFromPayments(row: PaymentLinkRow, claimId: string): Promise<'paid' | 'pending' | 'none'> {
-    const payments = await this.ctx.payments.listByReference(row.merchant_id, linkReference(row.id));
+    const payments = await this.ctx.payments.reads.listByReference(row.merchant_id, linkReference(row.id));
     const settled = payments.find((p) => SETTLED.has(p.status));
     if (settled) {
       await this.markPaid(row.id, claimId, settled);

@@ -1,5 +1,4 @@
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type InDatabaseAcquirer, type ReturnCode } from '../../acquirer/types.js';
-import type { Executor } from '../../db/connection.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
 import { isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
@@ -7,7 +6,7 @@ import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
 import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
 import type { PaymentDeps } from './service.js';
-import { recordEvent, recordTransition } from './transitions.js';
+import { recordTransition } from './transitions.js';
 
 export const RECOVER_JOB = 'payment.recover';
 /** One recovery job per payment: the dedupe key it is enqueued and cancelled under. */
@@ -77,29 +76,6 @@ export class Authorizations {
   /** When a new payment's recovery job falls due (business time). */
   async recoverAt(merchantId: string, now: Date): Promise<Date> {
     return new Date(now.getTime() + (await this.acquirer.settleWindowMs(merchantId)) + RECOVER_MARGIN_MS);
-  }
-
-  /** The merchant's connector when its record is in this database (the sandbox): see `authorizeWithin`. */
-  async inDatabaseFor(merchantId: string): Promise<InDatabaseAcquirer | undefined> {
-    return this.acquirer.inDatabaseFor?.(merchantId);
-  }
-
-  /**
-   * A new payment with an in-database connector, in the payment's own transaction: the
-   * authorization (the connector's ledger row), then the payment written with its outcome, its
-   * event and notifications, and its receivables. They commit together or not at all, so no
-   * recovery job is needed: a crash or a fault before COMMIT leaves neither payment nor charge.
-   * The caller reports the outcome once committed.
-   */
-  async authorizeWithin(trx: Executor, acquirer: InDatabaseAcquirer, row: PaymentRow, card: ChargeableCard): Promise<PaymentRow> {
-    const result = await acquirer.authorizeIn(trx, requestOf(row, card), { idempotencyKey: row.payment_id });
-    const { status, fields } = answerOf(row, result);
-    const recorded: PaymentRow = { ...row, ...fields, status };
-    await paymentsRepository.insert(trx, recorded);
-    // The same event and notifications as a Pending payment's move to its outcome ('' -> status).
-    await recordEvent(trx, this.ctx.queue, recorded, '', status, row.updated_at);
-    await this.ctx.settlement.onPaymentTransition(trx, recorded, 'Pending', status);
-    return recorded;
   }
 
   /**

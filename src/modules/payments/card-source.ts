@@ -1,6 +1,5 @@
 import type { PaymentDeps } from './service.js';
 import type { Executor } from '../../db/connection.js';
-import type { LentExpression } from '../../db/prepared.js';
 import { isValidCvv } from '../../domain/cards.js';
 import type { Card } from '../cards/card-data.js';
 import type { VaultCard } from '../cards/service.js';
@@ -39,30 +38,6 @@ export async function storedCardOf(
   if (cardInfo.numberToken !== undefined) {
     const card = await ctx.cards.consumeToken(executor, merchantId, cardInfo.numberToken, 'cardInfo.numberToken');
     return { ...card, source: 'token' };
-  }
-  return undefined;
-}
-
-/**
- * PostgreSQL, a vault card or a numberToken: its read (the token's consumption) is sent ahead and
- * its fingerprint lent to the anti-fraud query, so the two share a round trip (the card is read
- * when `card()` is awaited, after the assessment). Undefined for an encrypted card or on SQLite
- * (where a statement costs no round trip): read the card first (storedCardOf).
- */
-export async function storedCardAhead(
-  ctx: PaymentDeps,
-  executor: Executor,
-  merchantId: string,
-  cardInfo: PaymentBody['cardInfo'],
-): Promise<{ fingerprint: LentExpression; card(): Promise<ChargeableCard> } | undefined> {
-  if (ctx.database.dialect !== 'postgres') return undefined;
-  if (cardInfo.vaultId !== undefined) {
-    const ahead = await ctx.cards.vaultCardAhead(executor, merchantId, cardInfo.vaultId, 'cardInfo.vaultId');
-    return { fingerprint: ahead.fingerprint, card: async () => chargeableVault(await ahead.card()) };
-  }
-  if (cardInfo.numberToken !== undefined) {
-    const ahead = await ctx.cards.consumeTokenAhead(executor, merchantId, cardInfo.numberToken, 'cardInfo.numberToken');
-    return { fingerprint: ahead.fingerprint, card: async () => ({ ...(await ahead.card()), source: 'token' }) };
   }
   return undefined;
 }

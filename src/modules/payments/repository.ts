@@ -1,6 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import { insertRows, prepared } from '../../db/prepared.js';
 import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
@@ -11,27 +10,9 @@ export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'ac
 
 const SUBJECT = ['payment_id', 'merchant_id', 'account_number', 'nsu', 'authorization_code', 'url_callback', 'amount', 'reference_transaction'] as const;
 
-// The payment path's statements, compiled once (src/db/prepared.ts).
-const findById = prepared<{ paymentId: string }, PaymentRow>((db, v) => db.selectFrom('payments').selectAll().where('payment_id', '=', v('paymentId')));
-const findOwned = prepared<{ paymentId: string; merchantId: string }, PaymentRow>((db, v) =>
-  db.selectFrom('payments').selectAll().where('payment_id', '=', v('paymentId')).where('merchant_id', '=', v('merchantId')),
-);
-/** One transition statement per set of answer fields written (the shapes are few). */
-const transitions = new Map<string, ReturnType<typeof transitionQuery>>();
-function transitionQuery(fieldNames: string[]) {
-  return prepared<Record<string, unknown>, PaymentSubject>((db, v) =>
-    db
-      .updateTable('payments')
-      .set({ ...Object.fromEntries(fieldNames.map((f) => [f, v(f)])), status: v('to') as string, updated_at: v('at') as string })
-      .where('payment_id', '=', v('paymentId') as string)
-      .where('status', '=', v('from') as string)
-      .returning(SUBJECT),
-  );
-}
-
 export const paymentsRepository = {
   async insert(db: Executor, row: Insertable<PaymentsTable>): Promise<void> {
-    await insertRows(db, 'payments', [row]);
+    await db.insertInto('payments').values(row).execute();
   },
 
   /** A merchant's payments with this referenceTransaction (a payment link's), newest first. */
@@ -47,7 +28,9 @@ export const paymentsRepository = {
 
   /** A merchant's payment; another merchant's id is simply not found (404, no existence leak). */
   async find(db: Executor, paymentId: string, merchantId?: string): Promise<PaymentRow | undefined> {
-    return merchantId === undefined ? findById.first(db, { paymentId }) : findOwned.first(db, { paymentId, merchantId });
+    let query = db.selectFrom('payments').selectAll().where('payment_id', '=', paymentId);
+    if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
+    return query.executeTakeFirst();
   },
 
   /**
@@ -72,15 +55,17 @@ export const paymentsRepository = {
    */
   async transition(db: Executor, paymentId: string, from: string, to: string, at: string, fields: TransitionFields = {}): Promise<PaymentSubject | undefined> {
     // RETURNING gives the notification what the caller may not hold (the settlement sweep knows only ids).
-    const names = Object.keys(fields).filter((f) => fields[f as keyof TransitionFields] !== undefined);
-    const key = names.join(',');
-    let query = transitions.get(key);
-    if (!query) transitions.set(key, (query = transitionQuery(names)));
-    return query.first(db, { ...fields, to, at, paymentId, from });
+    return db
+      .updateTable('payments')
+      .set({ ...fields, status: to, updated_at: at })
+      .where('payment_id', '=', paymentId)
+      .where('status', '=', from)
+      .returning(SUBJECT)
+      .executeTakeFirst();
   },
 
   /** The event row of a status change (its notifications are the service's). */
   async insertEvent(db: Executor, event: Insertable<PaymentEventsTable>): Promise<void> {
-    await insertRows(db, 'payment_events', [event]);
+    await db.insertInto('payment_events').values(event).execute();
   },
 };

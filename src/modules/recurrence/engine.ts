@@ -1,10 +1,9 @@
 import { timeOrderedUuid } from '../../ids.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
-import { RetryLater, type JobRunContext } from '../../jobs/registry.js';
+import { RetryLater } from '../../jobs/registry.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
-import { billingPaymentBody, expired, fromRow, runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
-import { PaymentNotTaken } from '../payments/service.js';
+import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { decide, type Decision } from './charge-outcome.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
@@ -23,9 +22,6 @@ export const chargeKey = (billingId: string, attempt: number) => `${CHARGE_JOB}:
 const DAY_MS = 86_400_000;
 /** A payment left Pending with no better estimate (its answer was lost a moment ago) is looked at again after this. */
 const PENDING_RECHECK_MS = 30_000;
-
-/** The one-transaction charge's stored card may not be sent (expired): it rolls back and goes the two-step way. */
-class CardNotSent extends Error {}
 
 /** The plan terms the engine needs when a billing ends. */
 export interface PlanCycle {
@@ -60,7 +56,6 @@ export class BillingEngine {
     installment: number,
     dueAt: Date,
     by: string,
-    options: { claimHeld?: boolean } = {},
   ): Promise<string | null> {
     const billingId = timeOrderedUuid(this.ctx.clock.now());
     const due = dueAt.toISOString();
@@ -80,20 +75,18 @@ export class BillingEngine {
       created_at: this.ctx.clock.now().toISOString(),
       modified_by: null,
       modified_at: null,
-    }, options);
+    });
     if (!inserted) return null;
     await this.emit(trx, [billingEvent('billing.opened', { billing_id: billingId, installment, amount, expire_at: due, subscription_id: sub.subscription_id, merchant_id: sub.merchant_id, account_number: sub.account_number }, this.ctx.clock.now().toISOString())]);
-    await this.ctx.queue.enqueueWithoutId(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
+    await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
     return billingId;
   }
 
   /**
    * After billing n ended: billing n+1, due n's due date + interval, while the subscription is
    * Active; when n was a Custom plan's last installment, the subscription is Finished instead.
-   * `claimHeld`: the caller's transaction holds the claim on billing n (see
-   * billingsRepository.insertIfAbsent).
    */
-  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string, options: { claimHeld?: boolean } = {}): Promise<void> {
+  async afterEnd(trx: Executor, billing: EndedBilling, plan: PlanCycle, subscriptionStatus: string): Promise<void> {
     if (subscriptionStatus !== 'Active') return;
     if (plan.installments !== null && billing.installment >= plan.installments) {
       const at = this.ctx.clock.now().toISOString();
@@ -103,7 +96,7 @@ export class BillingEngine {
       return;
     }
     const due = new Date(Date.parse(billing.expire_at) + plan.interval_days * DAY_MS);
-    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM, options);
+    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM);
   }
 
   /**
@@ -116,85 +109,14 @@ export class BillingEngine {
    *   payment if it was made rather than paying again (see runAttempt);
    * - the outcome is recorded fenced by the claim, so it is recorded once.
    */
-  async charge({ billingId, attempt }: ChargePayload, run?: Pick<JobRunContext, 'completeIn'>): Promise<void> {
+  async charge({ billingId, attempt }: ChargePayload): Promise<void> {
     const state = await billingsRepository.loadForCharge(this.ctx.database.db, billingId);
     if (!state) return;
-    const inOne = await this.chargeInOneTransaction(state, attempt, run);
-    if (inOne === 'done') return;
-    const taken = inOne ?? (await this.takeAttempt(state, attempt));
+    const taken = await this.takeAttempt(state, attempt);
     if (!taken) return;
 
-    const result = 'result' in taken ? taken.result : await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
+    const result = await runAttempt(this.ctx, state, taken.paymentId, taken.resumed);
     await this.conclude(state, attempt, taken.paymentId, result);
-  }
-
-  /**
-   * A fresh attempt with an in-database connector (the sandbox): the claim, the payment with its
-   * authorization, and the outcome with the next billing commit together, in the payment's
-   * transaction. A crash or fault before that COMMIT leaves no claim, no payment and no charge,
-   * so the job's next run starts over; a twin run waits on the billing row and then finds the
-   * attempt taken. The subscription's status is read first and held to the COMMIT: a cancel
-   * meanwhile waits, then sees (and cancels) the next billing this transaction issued. Only a
-   * payment held by anti-fraud review (to be voided) or left Pending is concluded after the
-   * COMMIT, as `charge` does, fenced by the committed claim. The job itself is marked done in
-   * the same transaction when it runs as one (`run`). Undefined: go the two-step way (an
-   * external acquirer, a resumed attempt, a card refused before paying).
-   */
-  private async chargeInOneTransaction(state: ChargeState, attempt: number, run?: Pick<JobRunContext, 'completeIn'>): Promise<'done' | { paymentId: string; result: AttemptResult } | undefined> {
-    if (state.status !== 'Opened' || state.attempts_made !== attempt || state.charging_payment_id !== null || state.sub_status !== 'Active') return undefined;
-    if (!(await this.ctx.payments.settlesWithin(state.merchant_id))) return undefined;
-    // The vault's name is filled in from the card the payment reads (`storedCard` below).
-    const body = billingPaymentBody(state, '');
-    const paymentId = timeOrderedUuid(this.ctx.clock.now());
-    const payer = { merchantId: state.merchant_id, accountNumber: Number(state.account_number) };
-    let later: AttemptResult | undefined;
-    let blocked: AttemptResult | undefined;
-    let subStatus: string | undefined;
-    try {
-      await this.ctx.payments.create(payer, body, {
-        billingId: state.billing_id,
-        paymentId,
-        within: {
-          before: async (trx) => {
-            // Held to the COMMIT: a cancel meanwhile waits for it, then cancels the next billing.
-            // Read ahead, so the claim carries it (one round trip on PostgreSQL); it still locks
-            // the subscription before the claim locks the billing, as a cancel does. The claim
-            // itself takes only an Active subscription's billing; either refusal rolls back.
-            const held = subscriptionsRepository.holdStatusAhead(trx, state.subscription_id);
-            await held.queued;
-            const claimed = await billingsRepository.claim(trx, state.billing_id, attempt, paymentId, this.ctx.clock.now().toISOString());
-            subStatus = await held.read();
-            return subStatus === 'Active' && claimed;
-          },
-          // An expired card is not sent: all rolls back, and the two-step way records it (54).
-          storedCard: (card) => {
-            if (expired(this.ctx, card.expMonth, card.expYear) || !card.cardholderName) throw new CardNotSent();
-            return card.cardholderName;
-          },
-          after: async (trx, row) => {
-            const result = fromRow(row);
-            const decision = this.decisionOf(state, attempt, result);
-            if (decision.kind === 'wait' || decision.kind === 'void') return void (later = result);
-            if (await this.recordIn(trx, state, attempt, paymentId, result, decision, subStatus)) blocked = result;
-            // The charge job ends with this COMMIT too (not when it concludes after it, above).
-            await run?.completeIn(trx);
-          },
-        },
-      });
-    } catch (error) {
-      if (error instanceof CardNotSent) return undefined;
-      if (error instanceof PaymentNotTaken) {
-        await this.stopIfHalted(state.billing_id, attempt);
-        return 'done';
-      }
-      // Refused before paying (the card left the vault meanwhile, a rule): all rolled back, the
-      // two-step way records why nothing was charged.
-      if (error instanceof ApiError && error.statusCode < 500) return undefined;
-      throw error;
-    }
-    // After the commit: a rolled-back block is never reported.
-    if (blocked) this.logBlocked(state, blocked);
-    return later ? { paymentId, result: later } : 'done';
   }
 
   private decisionOf(state: ChargeState, attempt: number, result: AttemptResult): Decision {
@@ -287,7 +209,7 @@ export class BillingEngine {
   }
 
   /** In the caller's transaction: the attempt's outcome, its events, and the next billing when it ended. True when it blocked the subscription. */
-  private async recordIn(trx: Executor, state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision, heldStatus?: string): Promise<boolean> {
+  private async recordIn(trx: Executor, state: ChargeState, attempt: number, paymentId: string, result: AttemptResult, decision: Decision): Promise<boolean> {
     const now = this.ctx.clock.now();
     const at = now.toISOString();
     const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
@@ -295,13 +217,10 @@ export class BillingEngine {
     const claim = { billingId: state.billing_id, attempt, paymentId };
     // What the events of this attempt tell of it: the charge's answer.
     const outcome = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
-    // Read inside the transaction: the subscription may have been cancelled while we charged
-    // (unless the caller holds it since before the charge: `heldStatus`).
-    let subStatus = heldStatus ?? (await subscriptionsRepository.statusOf(trx, state.subscription_id));
-    // The one-transaction charge made its claim in this transaction: the outcome's fence holds.
-    const held = { claimHeld: heldStatus !== undefined };
+    // Read inside the transaction: the subscription may have been cancelled while we charged.
+    let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
     if (decision.kind === 'retry' && subStatus === 'Active') {
-      const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at, held);
+      const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
       if (recorded) {
         await this.emit(trx, [billingEvent('billing.retry_scheduled', state, at, { ...outcome, nextAttemptDate: decision.at.toISOString(), attempt: attempt + 1 })]);
         await this.ctx.queue.enqueue(trx, {
@@ -315,7 +234,7 @@ export class BillingEngine {
     }
     // A retry for a subscription that stopped meanwhile ends as Canceled: it will not be charged again.
     const status = decision.kind === 'paid' ? 'Paid' : decision.kind === 'final' ? decision.status : 'Canceled';
-    if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at, held))) return false;
+    if (!(await billingsRepository.record(trx, claim, { status, next_attempt_at: null, attempts_history: attemptsHistory }, at))) return false;
     await this.emit(trx, [billingEvent(BILLING_END[status], state, at, outcome)]);
     let blocked = false;
     if (decision.kind === 'final' && decision.blockSubscription) {
@@ -326,7 +245,7 @@ export class BillingEngine {
         await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
       }
     }
-    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus, held);
+    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
     return blocked;
   }
 

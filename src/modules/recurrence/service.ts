@@ -31,6 +31,6 @@ export class RecurrenceService {
   /** The billing engine's charge job (src/context.ts registers it). */
   jobs(): JobDefinition[] {
     // Parallel: each billing's charge is independent of the others due at the same instant.
-    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload, run) => this.engine.charge(payload, run), parallel: true }];
+    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload) => this.engine.charge(payload), parallel: true }];
   }
 }

@@ -1,6 +1,4 @@
-import { PostgresAdapter } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import { prepared } from '../../db/prepared.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
 import type { SubscriptionRow } from './views.js';
@@ -31,29 +29,9 @@ export const subscriptionsRepository = {
 
   /** A subscription's status (it exists: a billing names it). */
   async statusOf(db: Executor, subscriptionId: string): Promise<string> {
-    const row = await statusOf.first(db, { subscriptionId });
+    const row = await db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId).executeTakeFirst();
     if (!row) throw new Error(`subscription ${subscriptionId} not found`);
     return row.status;
-  },
-
-  /**
-   * A subscription's status, held until the caller's transaction ends (PostgreSQL: FOR SHARE;
-   * SQLite has one writer at a time anyway). A status change (a cancel) waits for that
-   * transaction, so the caller's decisions on the status stand until it commits, and the change
-   * then sees what it wrote (a next billing, which a cancel then cancels).
-   */
-  async holdStatus(db: Executor, subscriptionId: string): Promise<string | undefined> {
-    return (await heldStatus.first(db, { subscriptionId }))?.status;
-  },
-
-  /**
-   * `holdStatus`, read ahead: in a PostgreSQL transaction it goes out (and takes its lock) in
-   * its place before the caller's next statement, in that statement's round trip. `queued`
-   * settles once the transaction holds it; `read()` answers the status.
-   */
-  holdStatusAhead(db: Executor, subscriptionId: string): { queued: Promise<void>; read(): Promise<string | undefined> } {
-    const ahead = heldStatus.firstAhead(db, { subscriptionId });
-    return { queued: ahead.queued, read: async () => (await ahead.read())?.status };
   },
 
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
@@ -124,11 +102,3 @@ export const subscriptionsRepository = {
     await db.updateTable('subscriptions').set({ vault_id: vaultId, updated_at: at }).where('subscription_id', '=', subscriptionId).execute();
   },
 };
-
-/** The billing engine reads it in every outcome's transaction: compiled once. */
-const statusQuery = (db: Executor, subscriptionId: string) => db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId);
-const statusOf = prepared<{ subscriptionId: string }, { status: string }>((db, v) => statusQuery(db, v('subscriptionId')));
-// Compiled per engine: only PostgreSQL has (and needs) the share lock.
-const heldStatus = prepared<{ subscriptionId: string }, { status: string }>((db, v) =>
-  db.getExecutor().adapter instanceof PostgresAdapter ? statusQuery(db, v('subscriptionId')).forShare() : statusQuery(db, v('subscriptionId')),
-);

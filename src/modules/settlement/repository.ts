@@ -2,7 +2,6 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
 import { copyRows } from '../../db/pg-copy.js';
-import { insertRows } from '../../db/prepared.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
@@ -113,7 +112,7 @@ async function rowsAsArrays(database: Database, text: string, parameters: unknow
 
 export const receivablesRepository = {
   async insert(db: Executor, rows: Insertable<ReceivablesTable>[]): Promise<void> {
-    await insertRows(db, 'receivables', rows);
+    if (rows.length > 0) await db.insertInto('receivables').values(rows).execute();
   },
 
   /** A blocked sale approved by review: its blocked installments become approved. */

@@ -136,8 +136,8 @@ export class SettlementService {
     if (sale.status === 'A' && rows.some((r) => r.expected_date <= today)) await this.settleDue(trx, today, sale.sourceId);
   }
 
-  private scheduleSweep(trx: Executor, date: string): Promise<void> {
-    return this.queue.enqueueWithoutId(trx, { kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` });
+  private async scheduleSweep(trx: Executor, date: string): Promise<void> {
+    await this.queue.enqueue(trx, { kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` });
   }
 
   /** Settles a sale's installments already due (they would otherwise wait for a sweep that has run). */

@@ -1,6 +1,5 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import { prepared } from '../../db/prepared.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
 import type { JobQueue, NewJob } from '../../jobs/queue.js';
 import { receives, type EventType } from './event-types.js';
@@ -12,39 +11,6 @@ import { receives, type EventType } from './event-types.js';
  * transaction: the notification and its delivery job commit
  * with the change or not at all, and in the order the events were written.
  */
-const subscriptionOf = prepared<{ account: number }, SubscriptionChoice>((db, v) =>
-  db.selectFrom('webhook_subscriptions').select(['account_number', 'merchant_id', 'event_types']).where('account_number', '=', v('account')),
-);
-type SubscriptionChoice = { account_number: number; merchant_id: string; event_types: string | null };
-/**
- * An account's subscriptions as first read in a transaction: its later changes are notified to
- * the same set, as if the transaction read them from one snapshot (a subscription made while it
- * runs hears from the next transaction on).
- */
-const readInTransaction = new WeakMap<Executor, Map<number, () => Promise<SubscriptionChoice[]>>>();
-
-function memoOf(db: Executor): Map<number, () => Promise<SubscriptionChoice[]>> {
-  let memo = readInTransaction.get(db);
-  if (!memo) readInTransaction.set(db, (memo = new Map()));
-  return memo;
-}
-
-/**
- * Reads an account's subscriptions now, for the changes this transaction will notify. On
- * PostgreSQL the read goes out with the transaction's next statement (`readAhead`), so a payment
- * that calls this when its transaction starts has no read left between its writes, and they all
- * go out with its COMMIT: one round trip fewer. Anywhere else it reads now, as later would.
- */
-export function prefetchSubscriptions(db: Executor, account: number): void {
-  if (!db.isTransaction) return;
-  const memo = memoOf(db);
-  if (memo.has(account)) return;
-  const read = subscriptionOf.readAhead(db, { account });
-  // Asked for later: sent then if no statement carried it by that time (a payment refused by a
-  // sandbox trigger writes without having sent anything).
-  memo.set(account, () => read.read().then((result) => result.rows));
-}
-
 export const DELIVER_JOB = 'webhook.deliver';
 /** Retries of one notification stop this long after it was made (or redelivered). */
 export const RETRY_WINDOW_MS = 72 * 60 * 60 * 1000;
@@ -116,6 +82,8 @@ export function recordEvents(db: Executor, queue: JobQueue, business: BusinessEv
   return recordNotifications(db, queue, [], [], business);
 }
 
+type SubscriptionChoice = { account_number: number; merchant_id: string; event_types: string | null };
+
 /**
  * The subscriptions that may hear of these changes: one indexed look-up for the lot, whatever
  * the mix of types (the card payment path stays at one query per change).
@@ -124,16 +92,6 @@ async function subscriptionsFor(db: Executor, events: AccountEvent[], business: 
   const accounts = [...new Set([...events.map((e) => e.accountNumber), ...business.flatMap((e) => (e.accountNumber === null ? [] : [e.accountNumber]))])];
   const merchants = [...new Set(business.flatMap((e) => (e.accountNumber === null ? [e.merchantId] : [])))];
   if (accounts.length === 0 && merchants.length === 0) return [];
-  // One account is the common case (a payment's change): a statement compiled once, and read
-  // once per transaction (a billing's end and its next billing's opening both notify).
-  if (merchants.length === 0 && accounts.length === 1) {
-    const memo = db.isTransaction ? memoOf(db) : undefined;
-    const known = memo?.get(accounts[0]);
-    if (known) return known();
-    const rows = subscriptionOf.execute(db, { account: accounts[0] }).then((result) => result.rows);
-    memo?.set(accounts[0], () => rows);
-    return rows;
-  }
   return db
     .selectFrom('webhook_subscriptions')
     .select(['account_number', 'merchant_id', 'event_types'])

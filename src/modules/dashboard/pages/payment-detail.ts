@@ -1,5 +1,5 @@
 import { html } from '../../../http/html.js';
-import type { PaymentDetail } from '../../payments/service.js';
+import type { PaymentDetail } from '../../payments/read-models.js';
 import type { Delivery } from '../../webhooks/schemas.js';
 import { d4ToCents } from '../charts.js';
 import { brl, dateTime, date } from '../format.js';

@@ -19,8 +19,8 @@ export function homeRoutes(scope: FastifyInstance, ctx: AppContext, deps: Dashbo
     const today = brasiliaDate(ctx.clock.now());
     const days = lastDays(today, SALES_DAYS);
     const [figures, declines, expected, prepayment] = await Promise.all([
-      ctx.payments.dayFigures(p.merchantId, days),
-      ctx.payments.declines(p.merchantId, days[0].from, days[days.length - 1].to),
+      ctx.payments.reads.dayFigures(p.merchantId, days),
+      ctx.payments.reads.declines(p.merchantId, days[0].from, days[days.length - 1].to),
       ctx.settlement.expectedPerDay(p.accountNumber, today, addDays(today, RECEIVABLES_DAYS)),
       ctx.settlement.prepaymentQuote(p.merchantId, p.accountNumber),
     ]);

@@ -30,7 +30,7 @@ export function operatorReviewRoutes(scope: FastifyInstance, ctx: AppContext, de
     const query = request.query as { after?: string; done?: string; status?: string };
     const after = parseAfter(query.after);
     // One more row than shown tells whether there is a next page (no count).
-    const rows = await ctx.payments.reviewQueue(after, PAGE_SIZE + 1);
+    const rows = await ctx.payments.reads.reviewQueue(after, PAGE_SIZE + 1);
     const shown = rows.slice(0, PAGE_SIZE);
     const last = shown.at(-1);
     const next = rows.length > PAGE_SIZE && last ? `${last.created_at}~${last.payment_id}` : undefined;

@@ -53,7 +53,7 @@ export function paymentRoutes(scope: FastifyInstance, ctx: AppContext, deps: Das
     if (filter.lastFour && !/^[0-9]{4}$/.test(filter.lastFour)) problems.push({ tag: 'lastFour', description: 'lastFour must be the last 4 digits of the card.' });
     if (problems.length === 0 && filter.from > filter.to) problems.push({ tag: 'from', description: 'from must not be after to.' });
     if (problems.length > 0) throw new ApiError(400, problems);
-    const rows = await ctx.payments.search(
+    const rows = await ctx.payments.reads.search(
       p.merchantId,
       {
         from: brasiliaStart(filter.from),
@@ -85,7 +85,7 @@ export function paymentRoutes(scope: FastifyInstance, ctx: AppContext, deps: Das
     const { id } = request.params as { id: string };
     if (!PAYMENT_ID.test(id)) throw notFound(request);
     // PaymentService.detail reads by the merchant's id: another merchant's payment is a 404.
-    const detail = await ctx.payments.detail(p.merchantId, id);
+    const detail = await ctx.payments.reads.detail(p.merchantId, id);
     const moments = [detail.payment.createdAt, ...detail.events.map((e) => e.at)];
     const [installments, deliveries] = await Promise.all([
       ctx.settlement.installmentsOf(p.accountNumber, id),

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../../context.js';
-import { gatewayAuthCarried, principalOf } from '../../../http/guards.js';
+import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentBody, PaymentResult } from '../schemas.js';
@@ -19,11 +19,10 @@ export function createPaymentRoute(app: App, ctx: AppContext): void {
       response: { 201: PaymentResult, ...errorResponses(400, 401, 403, 404, 409, 502) },
     },
     config: { idempotent: true },
-    // The credential's re-read rides the payment's first round trip (docs/performance.md).
-    onRequest: gatewayAuthCarried(ctx, 'payments'),
+    onRequest: gatewayAuth(ctx, 'payments'),
     handler: async (request, reply) => {
       const principal = principalOf(request);
-      const outcome = await ctx.payments.create(principal, request.body, { payerCheck: request.carriedCredential });
+      const outcome = await ctx.payments.create(principal, request.body);
       if (outcome.status === 502) throw outcome.error;
       return reply.code(201).send(outcome.body);
     },

@@ -1,0 +1,111 @@
+import { RETURN_MESSAGES } from '../../acquirer/types.js';
+import { maskPan } from '../../domain/cards.js';
+import type { Pricing } from '../../domain/fees.js';
+import { saleSplitBases, splitBase, splitShare } from '../../domain/split.js';
+import type { ChargeableCard } from './card-source.js';
+import type { PaymentRow } from './repository.js';
+import type { ParsedSplit } from './rules.js';
+import type { PaymentBody, PaymentResult } from './schemas.js';
+
+interface StoredSplit {
+  documentNumberBeneficiary: string;
+  type: string;
+  percent: number;
+  amount: number;
+}
+
+/** The API's answer for a payment row. */
+export function toPaymentResult(row: PaymentRow): PaymentResult {
+  return {
+    paymentId: row.payment_id,
+    status: row.status as PaymentResult['status'],
+    returnCode: row.return_code,
+    returnMessage: row.return_message,
+    authorizationCode: row.authorization_code,
+    nsu: row.nsu,
+    amount: Number(row.amount),
+    installments: row.installments,
+    productType: row.product_type,
+    brand: row.brand,
+    maskedCardNumber: row.masked_card_number,
+    referenceTransaction: row.reference_transaction,
+    antiFraud: { decision: row.antifraud_decision, score: row.antifraud_score },
+    splits: JSON.parse(row.splits) as StoredSplit[],
+    createdAt: row.created_at,
+  };
+}
+
+/**
+ * Split shares in cents: bruto on the amount, liquido on what the merchant nets after MDR and
+ * fees under its pricing at the moment of the sale (the rule: src/domain/split.ts).
+ */
+export function splitShares(splits: ParsedSplit[], amount: number, installments: number, pricing: Pricing): StoredSplit[] {
+  const bases = saleSplitBases(pricing, BigInt(amount), installments);
+  return splits.map((s) => ({
+    documentNumberBeneficiary: s.documentNumberBeneficiary,
+    type: s.type,
+    percent: Number(s.percent) / 100,
+    amount: Number(splitShare(splitBase(s.type, bases), s.percent)),
+  }));
+}
+
+export interface NewPayment {
+  paymentId: string;
+  merchantId: string;
+  accountNumber: number;
+  body: PaymentBody;
+  card: ChargeableCard;
+  assessment: { decision: string; score: number; reasons: string[] };
+  splits: StoredSplit[];
+  billingId: string | null;
+  /** Business time. */
+  at: string;
+  /** Wall-clock time of the send: the acquirer's settle window runs from here. */
+  sentAt: string;
+}
+
+/**
+ * A new payment's row: Pending, on its way to the acquirer, or Denied by anti-fraud (59, the
+ * acquirer never sees it). Only the mask of the card is kept.
+ */
+export function newPaymentRow(p: NewPayment): PaymentRow {
+  const { body, card } = p;
+  const customer = body.customer;
+  const rejected = p.assessment.decision === 'Reject';
+  return {
+    payment_id: p.paymentId,
+    merchant_id: p.merchantId,
+    account_number: p.accountNumber,
+    status: rejected ? 'Denied' : 'Pending',
+    amount: body.payment.amount,
+    installments: body.payment.installments,
+    product_type: body.payment.productType,
+    transaction_type: body.payment.transactionType,
+    brand: card.brand,
+    masked_card_number: maskPan(card.pan),
+    card_fingerprint: card.fingerprint,
+    card_source: card.source,
+    vault_id: card.vaultId ?? null,
+    cardholder_name: body.cardInfo.cardholderName,
+    reference_transaction: body.referenceTransaction ?? null,
+    url_callback: body.urlCallBack ?? null,
+    code_anti_fraud: body.sellerInfo.codeAntiFraud,
+    customer: customer ? JSON.stringify(customer) : null,
+    customer_document: customer?.documentNumber ?? null,
+    customer_email: customer?.email?.toLowerCase() ?? null,
+    customer_ip: customer?.ipAddress ?? null,
+    antifraud_decision: p.assessment.decision,
+    antifraud_score: p.assessment.score,
+    antifraud_reasons: JSON.stringify(p.assessment.reasons),
+    return_code: rejected ? '59' : null,
+    return_message: rejected ? RETURN_MESSAGES['59'] : null,
+    authorization_code: null,
+    nsu: null,
+    acquirer_reference: null,
+    splits: JSON.stringify(p.splits),
+    billing_id: p.billingId,
+    created_at: p.at,
+    updated_at: p.at,
+    acquirer_sent_at: rejected ? null : p.sentAt,
+  };
+}
