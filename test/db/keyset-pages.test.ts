@@ -14,21 +14,21 @@ function source(total: number) {
 
 describe('keysetPages', () => {
   it('reads every row once, in order, a page after the last key; an exact multiple ends with an empty read', async () => {
-    for (const readAhead of [false, true]) {
+    for (const prefetchNext of [false, true]) {
       const { read, log } = source(6);
       const seen: number[][] = [];
-      for await (const page of keysetPages(read, (r) => r, 3, readAhead)) seen.push(page);
+      for await (const page of keysetPages(read, (r) => r, 3, prefetchNext)) seen.push(page);
       expect(seen).toEqual([[1, 2, 3], [4, 5, 6]]);
       expect(log).toEqual(['read after -', 'read after 3', 'read after 6']);
     }
   });
 
   it('with read-ahead the next page is asked for before this one is handed over; without, only when it is needed', async () => {
-    for (const readAhead of [false, true]) {
+    for (const prefetchNext of [false, true]) {
       const { read, log } = source(9);
-      const pages = keysetPages(read, (r) => r, 3, readAhead);
+      const pages = keysetPages(read, (r) => r, 3, prefetchNext);
       await pages.next();
-      expect(log).toEqual(readAhead ? ['read after -', 'read after 3'] : ['read after -']);
+      expect(log).toEqual(prefetchNext ? ['read after -', 'read after 3'] : ['read after -']);
       await pages.return(undefined);
     }
   });
