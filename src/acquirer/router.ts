@@ -74,6 +74,11 @@ export class AcquirerRouter implements Acquirer {
     return this.timed(acquirer, 'cancel', () => acquirer.cancel(request, context), cancelOutcome);
   }
 
+  async closeKey(request: LookupRequest, returnMessage: string): Promise<AuthorizeResult | undefined> {
+    const acquirer = await this.for(request.merchantId);
+    return acquirer.closeKey?.(request, returnMessage);
+  }
+
   async lookup(request: LookupRequest): Promise<AuthorizeResult | 'pending' | null> {
     const acquirer = await this.for(request.merchantId);
     return this.timed(acquirer, 'lookup', () => acquirer.lookup(request), lookupOutcome);

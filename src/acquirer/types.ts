@@ -110,6 +110,13 @@ export interface Acquirer {
    */
   lookup(request: LookupRequest): Promise<AuthorizeResult | 'pending' | null>;
   /**
+   * Where the acquirer can (the sandbox): records under an authorization's key that it was
+   * never received, so a send still on its way is answered `failed` with `returnMessage`;
+   * answers what the key now holds (the send's own answer, if it got there first). A remote
+   * acquirer cannot, and leaves it out: its settle window covers a send in flight.
+   */
+  closeKey?(request: LookupRequest, returnMessage: string): Promise<AuthorizeResult | undefined>;
+  /**
    * How long after an authorization was sent a "no record of it" can be believed: a request
    * still in flight (or a query replica lagging) could yet appear. 0 where the record is
    * written synchronously with the answer (the sandbox's ledger).

@@ -121,8 +121,9 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
    * returns until `release` (what a dead process's call is: it never records anything).
    */
   function stallAuthorize(options: { reachesLedger: boolean }) {
-    let release!: (answer: () => Promise<AuthorizeResult>) => void;
-    const gate = new Promise<() => Promise<AuthorizeResult>>((resolve) => (release = resolve));
+    /** Lets the stalled call go on: with `answer`, or ('send') by making the call it was about to make. */
+    let release!: (answer: (() => Promise<AuthorizeResult>) | 'send') => void;
+    const gate = new Promise<(() => Promise<AuthorizeResult>) | 'send'>((resolve) => (release = resolve));
     let arrived!: () => void;
     const stalled = new Promise<void>((resolve) => (arrived = resolve));
     patch(sandbox, 'authorize', (original) =>
@@ -130,7 +131,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
         const answer = options.reachesLedger ? await original.apply(this, args) : undefined;
         arrived();
         const late = await gate;
-        return answer ?? late();
+        return answer ?? (late === 'send' ? original.apply(this, args) : late());
       },
     );
     return { stalled, release };
@@ -346,13 +347,13 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(sandbox.authorizeCalls).toBe(calls + 1);
   });
 
-  it('the process dying before the send: Pending with its recovery job; the recovery finds no sale and records Denied 96, nothing charged', async () => {
+  it('the process dying before the send: Pending with its recovery job; the recovery closes the key and records Denied 96, and a send arriving later is refused, nothing charged', async () => {
     const merchant = await t.merchant();
     const vaultId = await vault(t, merchant, '4111111111111111');
     const crash = stallAuthorize({ reachesLedger: false });
     const calls = sandbox.authorizeCalls;
     const paymentId = '2a3b4c5d-6e7f-4a8b-9c0d-1e2f3a4b5c6d';
-    void create(merchant, paymentBody({ vaultId }), paymentId).catch(() => {});
+    const late = create(merchant, paymentBody({ vaultId }), paymentId);
     await crash.stalled;
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending' });
     expect(await recoveryJobs(paymentId)).toEqual([{ kind: RECOVER_JOB, status: 'pending' }]);
@@ -361,12 +362,19 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     await t.ctx.payments.recover(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Denied', return_code: '96', authorization_code: null });
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Denied' }]);
-    expect(await ledger(paymentId)).toEqual([]);
+    // The key is closed: the sandbox holds "never received" under it.
+    expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed', return_code: '96' }]);
     expect(await receivables(paymentId)).toEqual([]);
     expect(await recoveryJobs(paymentId)).toEqual([]);
     expect(sandbox.authorizeCalls).toBe(calls);
-    // The dead process never comes back: released, its send would reach the ledger after the
-    // recovery recorded Denied 96 (a settle window of 0 assumes nothing is in flight).
+
+    // The send that was on its way arrives after the recovery: refused, not approved.
+    crash.release('send');
+    expect(await late).toMatchObject({ status: 502 });
+    expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed' }]);
+    expect(sandbox.authorizeCalls).toBe(calls);
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'Denied', return_code: '96' });
+    expect(await events(paymentId)).toHaveLength(1);
   });
 
   it("the sandbox's answer lost after its ledger write: looked up at once, 201 Authorized, one authorization", async () => {
@@ -412,7 +420,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     await runRecoveryJob(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Denied', return_code: '96' });
     expect(await recoveryJobs(paymentId)).toEqual([]);
-    expect(await ledger(paymentId)).toEqual([]);
+    expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed' }]);
     expect(sandbox.authorizeCalls).toBe(calls);
   }, 15_000);
 
@@ -433,6 +441,8 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     const [payment] = await paymentsOf(w.merchantId);
     const paymentId = payment.payment_id;
     expect(await paymentsOf(w.merchantId)).toHaveLength(1);
+    // The answer names the payment, so the caller (and a replay of its Idempotency-Key) looks it up instead of paying again.
+    expect(res.json()[0].description).toContain(paymentId);
     // The outcome's transaction rolled back whole: status, event, notification, receivables; the job stays.
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending', authorization_code: null });
     expect(await events(paymentId)).toEqual([]);

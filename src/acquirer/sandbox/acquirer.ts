@@ -93,6 +93,28 @@ export class SandboxAcquirer implements Acquirer {
     return result;
   }
 
+  /** A key closed unanswered: a later send under it finds this failure instead of authorizing. */
+  async closeKey({ merchantId, idempotencyKey }: LookupRequest, returnMessage: string): Promise<AuthorizeResult> {
+    await this.database.db
+      .insertInto('sandbox_acquirer_ledger')
+      .values({
+        idempotency_key: idempotencyKey,
+        merchant_id: merchantId,
+        amount: 0,
+        outcome: 'failed',
+        return_code: '96',
+        return_message: returnMessage,
+        authorization_code: null,
+        nsu: null,
+        acquirer_reference: null,
+        canceled_at: null,
+        created_at: this.clock.wallNow().toISOString(),
+      })
+      .onConflict((oc) => oc.column('idempotency_key').doNothing())
+      .execute();
+    return toResult((await this.find(idempotencyKey))!);
+  }
+
   async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {
     const key = request.acquirerReference.slice(SANDBOX_REFERENCE_PREFIX.length);
     const row = await this.find(key);

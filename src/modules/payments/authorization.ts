@@ -1,5 +1,5 @@
 import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
-import { isDatabaseUnavailable } from '../../db/faults.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
@@ -88,8 +88,8 @@ export class Authorizations {
       result = await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id });
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
-      // as such (503); the payment stays Pending and its recovery job settles it.
-      if (isDatabaseUnavailable(error)) throw error;
+      // as such; the payment stays Pending and its recovery job settles it.
+      if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
       if (error instanceof AcquirerUnavailable && !error.sent) {
         // Never left this process: the acquirer cannot have acted on it.
         this.ctx.logger.warn({ paymentId: row.payment_id, err: error.message }, 'acquirer unreachable: nothing was sent');
@@ -101,7 +101,13 @@ export class Authorizations {
         result = found;
       }
     }
-    return { row: await this.record(row, result), known: true };
+    try {
+      return { row: await this.record(row, result), known: true };
+    } catch (error) {
+      // The acquirer answered and the answer could not be written: the recovery job writes it.
+      if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
+      throw error;
+    }
   }
 
   /** A few quick lookups: the sale, if it was made, is usually visible within a second. */
@@ -149,8 +155,18 @@ export class Authorizations {
     const resolution = await this.resolveWaiting(paymentId);
     if (resolution.kind === 'unknown') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + resolution.retryInMs), resolution.why);
     if (resolution.kind === 'not_received' && resolution.row.billing_id === null) {
-      await this.record(resolution.row, failed('The acquirer has no record of the authorization; nothing was charged'));
+      await this.recordNotReceived(resolution.row, 'The acquirer has no record of the authorization; nothing was charged');
     }
+  }
+
+  /**
+   * Records that the acquirer never received a payment. A connector that can (the sandbox) first
+   * closes the key, so a send still on its way is refused rather than approved after we wrote
+   * "nothing charged"; if the send got there first, its answer is what is recorded.
+   */
+  async recordNotReceived(row: PaymentRow, returnMessage: string): Promise<PaymentRow> {
+    const closed = await this.acquirer.closeKey?.({ merchantId: row.merchant_id, idempotencyKey: row.payment_id }, returnMessage);
+    return this.record(row, closed ?? failed(returnMessage));
   }
 
   /**
@@ -221,7 +237,20 @@ export function reportOutcome(ctx: Pick<PaymentDeps, 'logger' | 'metrics'>, row:
 
 /** The 502 of a payment whose outcome is an acquirer failure (96): nothing was charged. */
 export function failureError(row: PaymentRow): ApiError {
-  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${row.return_message ?? 'system failure'}; nothing was charged.`);
+  const message = (row.return_message ?? 'system failure').replace(/[;:]?\s*nothing was charged\.?$/i, '');
+  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${message}; nothing was charged.`);
+}
+
+/**
+ * The 503 of a payment sent to the acquirer whose outcome our database could not record: it
+ * names the payment, so a caller (and an Idempotency-Key replay) can look it up instead of paying again.
+ */
+export function outcomeUnrecorded(paymentId: string): ApiError {
+  return new ApiError(
+    503,
+    'database_unavailable',
+    `The database is not reachable right now. Payment ${paymentId} stays Pending and is resolved automatically: GET it (or wait for its webhook) before paying again.`,
+  ).withHeader('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
 }
 
 /** The 502 of a payment whose outcome is not known yet. */

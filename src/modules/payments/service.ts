@@ -128,7 +128,7 @@ export class PaymentService {
     const resolution = await this.authorizations.resolveWaiting(paymentId);
     if (resolution.kind !== 'not_received') return resolution;
     const { row } = resolution;
-    if (!mayResend) return { kind: 'settled', row: await this.authorizations.recordFailure(row, 'Not sent again: the subscription stopped before the acquirer received the charge. Nothing was charged.') };
+    if (!mayResend) return { kind: 'settled', row: await this.authorizations.recordNotReceived(row, 'Not sent again: the subscription stopped before the acquirer received the charge. Nothing was charged.') };
     const card = row.vault_id
       ? await storedCardOf(this.ctx, this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id, cardholderName: row.cardholder_name }).catch((error) => {
           if (error instanceof ApiError && error.statusCode < 500) return null;
