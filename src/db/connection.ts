@@ -138,21 +138,18 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
 /**
  * node-postgres leaves a client whose query timed out (`query_timeout`) waiting for that answer,
  * so every later query on it queues behind a reply that may never come (a network that drops
- * traffic). Such a client is cut instead: the pool then replaces it.
+ * traffic). Such a client is ended instead: its later queries fail at once, and the pool drops
+ * an ended client when it is released and opens a new one.
  */
 class FailFastClient extends pg.Client {
   override query(...args: unknown[]): any {
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result && typeof (result as Promise<unknown>).then === 'function') {
       (result as Promise<unknown>).catch((error: unknown) => {
-        if (error instanceof Error && error.message === 'Query read timeout') this.cut();
+        if (error instanceof Error && error.message === 'Query read timeout') this.end().catch(() => {});
       });
     }
     return result;
-  }
-
-  protected cut(): void {
-    (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
   }
 }
 
