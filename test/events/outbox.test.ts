@@ -6,7 +6,7 @@ import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { subscribe, webhookMerchant } from '../webhooks/support.js';
 
-/** Counts the statements run through it (prepared ones included: every result passes here). */
+/** Counts the statements run through it (every result passes here). */
 function counter() {
   const plugin: KyselyPlugin & { count: number } = {
     count: 0,
