@@ -195,13 +195,13 @@ describe(`recurrence billing engine (${testDialect})`, () => {
     const shortLived = res.json().vaultId;
     const other = await w.api.plan({ trialDays: 120, name: 'Later' });
     const subscriptionId = await w.api.subscribe(other, shortLived);
-    const calls = (w.t.ctx.acquirer as unknown as { authorizeCalls: number }).authorizeCalls;
+    const calls = w.t.ctx.acquirer.sandbox.authorizeCalls;
     await w.clk.days(120);
     const [expired] = await w.api.billings(`&status=PaymentInvalid&orderBy=createdDate:desc`);
     expect(expired).toMatchObject({ installment: 1, subscription: { id: subscriptionId } });
     expect((await w.api.billing(expired.id)).attemptsHistory).toEqual([{ date: expired.expireAt, returnCode: '54', returnMessage: expect.stringContaining('expired'), paymentId: null }]);
     expect(await w.api.payments(expired.id)).toEqual([]);
-    expect((w.t.ctx.acquirer as unknown as { authorizeCalls: number }).authorizeCalls).toBe(calls);
+    expect(w.t.ctx.acquirer.sandbox.authorizeCalls).toBe(calls);
 
     // The merchant swaps the card: the next billing is charged on the new one.
     const fresh = await vault(w.t, w.m, '5555555555554444');
