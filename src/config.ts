@@ -204,7 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     docsPublic: flag(env.DOCS_PUBLIC, mode === 'sandbox', 'DOCS_PUBLIC'),
     corsOrigins: corsOrigins(env.CORS_ORIGINS),
     conciliation: {
-      // The contract's 90 days (section 9) by default; an operator may ask for less (issue 16 suggests 31).
+      // The contract's 90 days (section 9) by default; an operator may ask for less (a month, say, to bound the largest answer).
       maxRangeDays: integer(env.CONCIL_MAX_RANGE_DAYS, 90, 'CONCIL_MAX_RANGE_DAYS', 0, 366),
       maxConcurrentPerMerchant: integer(env.CONCIL_MAX_CONCURRENT_PER_MERCHANT, 2, 'CONCIL_MAX_CONCURRENT_PER_MERCHANT', 1, 1000),
       pageRows: integer(env.CONCIL_PAGE_ROWS, 2000, 'CONCIL_PAGE_ROWS', 1, 50_000),

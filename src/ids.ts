@@ -7,9 +7,9 @@ import { randomUUID } from 'node:crypto';
  * Why: a table's primary key and every index keyed by the id (events, receivables, the acquirer
  * ledger) then receive each new row at their right-hand edge instead of on a random leaf page.
  * A batch of payments committed together dirties one or two pages of such an index instead of
- * one page per payment, and every dirtied page is written whole to the WAL (docs/performance.md,
- * issue 15). 74 random bits keep ids unguessable; ids made in the same millisecond are unordered
- * among themselves, which nothing relies on.
+ * one page per payment, and every dirtied page is written whole to the WAL at COMMIT. 74 random
+ * bits keep ids unguessable; ids made in the same millisecond are unordered among themselves,
+ * which nothing relies on.
  */
 export function timeOrderedUuid(at: Date): string {
   const hex = at.getTime().toString(16).padStart(12, '0').slice(-12);

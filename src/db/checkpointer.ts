@@ -5,13 +5,13 @@ import { Worker } from 'node:worker_threads';
  * WAL checkpoints on a thread of their own (SQLite file databases).
  *
  * In WAL mode a commit appends to the log without syncing; a checkpoint copies the log back into
- * the database file and syncs both. Left to SQLite (wal_autocheckpoint), the checkpoint runs
- * inside whichever commit crosses the threshold: on the event loop, for 35-150 ms at a time, so
- * every request in flight waits for it (measured: 57 % of all commit time in a billing run went
- * to the 0.1 % of commits that checkpointed). Here a worker thread with its own connection runs
- * a PASSIVE checkpoint every `intervalMs`: it never blocks a writer (WAL lets the log be copied
- * while commits append to it) and its fsyncs wait off the event loop. The main connection keeps
- * a far larger autocheckpoint as a backstop, so the log stays bounded even if this thread dies.
+ * the database file and syncs both. Left to SQLite (wal_autocheckpoint), the checkpoint runs inside
+ * whichever commit crosses the threshold: on the event loop, for as long as copying the log and
+ * syncing two files take (tens of milliseconds), so every request in flight waits for it, and those
+ * few commits outweigh all the others together. Here a worker thread with its own connection runs a
+ * PASSIVE checkpoint every `intervalMs`: it never blocks a writer (WAL lets the log be copied while
+ * commits append to it) and its fsyncs wait off the event loop. The main connection keeps a far
+ * larger autocheckpoint as a backstop, so the log stays bounded even if this thread dies.
  *
  * The worker is plain CommonJS evaluated from a string: it runs the same under tsx, the test
  * runner and the compiled build, with no file of its own to resolve.

@@ -1,5 +1,5 @@
 /**
- * The pages of a keyset read (the streamed range searches and bank slip listings, issue 16):
+ * The pages of a keyset read (the streamed range searches and bank slip listings):
  * `read(after)` answers up to `limit` rows after a key, `keyOf` gives a row's key. Each page is a
  * read of its own, never one long transaction: a slow client holds no snapshot.
  *

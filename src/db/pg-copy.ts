@@ -4,11 +4,10 @@ import { to as copyTo } from 'pg-copy-streams';
 
 /**
  * Reads a query's rows through PostgreSQL's `COPY (query) TO STDOUT` (text format) instead of
- * the extended protocol, for the streamed range searches (issue 16). Measured on 103,000
- * conciliation rows of 29 columns: the node-postgres parser spends ~10 us a row (a Buffer slice
- * and a UTF-8 decode per field, 29 native calls) where this spends ~4 us (one decode per ~64 KB
- * chunk, then `split` on tabs in V8); 1.7x the rows per second, the same values
- * (test/db/pg-copy.test.ts and the byte-for-byte search tests).
+ * the extended protocol, for the streamed range searches. The node-postgres parser makes a Buffer
+ * slice and a UTF-8 decode per field (29 native calls a conciliation row); this makes one decode
+ * per ~64 KB chunk, then splits on tabs in V8, so a row costs markedly less to read, with the
+ * same values (test/db/pg-copy.test.ts and the byte-for-byte search tests).
  *
  * COPY takes no bind parameters: `$1`.. in the query are replaced by the values as literals
  * (`literal` below). Each row becomes an array: `numeric` columns as numbers (integers only,
@@ -24,7 +23,7 @@ export async function copyRows(pool: pg.Pool, query: string, parameters: readonl
     const stream = client.query(copyTo(`copy (${inlined}) to stdout`));
     // The text is kept as it came (a few flat strings) and parsed once the COPY is done, in one
     // synchronous stretch: rows built while the socket is read would live across event-loop
-    // turns and be promoted by the collector (the heap growth of docs/performance.md).
+    // turns and be promoted by the collector, growing the old generation until a full collection.
     const decoder = new StringDecoder('utf8');
     const texts: string[] = [];
     for await (const chunk of stream as AsyncIterable<Buffer>) texts.push(decoder.write(chunk));
@@ -62,8 +61,8 @@ export function unescapeCopyText(field: string): string {
 
 /**
  * One COPY line as an array. A hand scan rather than `split('\t')`: integers are read from the
- * digits in place (no string per field) and text fields are one slice each: half the time of
- * split + Number on the conciliation rows (~1 us a row against ~2).
+ * digits in place (no string per field) and text fields are one slice each, where split + Number
+ * makes a string for every field first.
  */
 function parseLine(line: string, numeric: readonly boolean[]): unknown[] {
   const fields: unknown[] = new Array(numeric.length);

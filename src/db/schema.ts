@@ -42,7 +42,7 @@ export interface LoginAttemptsTable {
   locked_until: string | null;
 }
 
-/** A dashboard login (issue 19): only the SHA-256 of the cookie's id is kept. */
+/** A dashboard login: only the SHA-256 of the cookie's id is kept. */
 export interface DashboardSessionsTable {
   id_hash: string;
   /** 'merchant' | 'operator'. */

@@ -10,17 +10,17 @@ import { CompiledQuery, SelectQueryNode, SqliteDialect, type DatabaseConnection,
  * transaction touched to the WAL, so concurrent payments that touch the same index pages write
  * them again and again.
  *
- * Here the lock is first come, first served, and the transactions of users already waiting for
- * the connection are grouped into one SQLite transaction: each is a SAVEPOINT that is RELEASEd
- * (or rolled back alone) when it ends. The group COMMITs at the end of the event loop's turn
- * once nobody is waiting for the connection (or at once after MAX_GROUP users): the requests of
- * one turn rarely queue on the connection (a payment's statements run back to back), so waiting
- * for a queue alone made groups of one, and each payment paid a whole COMMIT (measured: 27 WAL
- * frames, ~240 us; one payment in 32 does now, in the payment bench). Durability is unchanged:
- * every user of the group, reader or writer, is answered only after that COMMIT, so nothing is
- * reported done (no response sent, no acquirer called after a payment's first transaction)
- * before it is on disk; a crash before the COMMIT loses the group as a whole, none of whose users
- * had been answered. A lone transaction waits one turn of the event loop for its COMMIT.
+ * Here the lock is first come, first served, and the transactions of users already waiting for the
+ * connection are grouped into one SQLite transaction: each is a SAVEPOINT that is RELEASEd (or
+ * rolled back alone) when it ends. The group COMMITs at the end of the event loop's turn once
+ * nobody is waiting for the connection (or at once after MAX_GROUP users): the requests of one turn
+ * rarely queue on the connection (a payment's statements run back to back), so waiting for a queue
+ * alone made groups of one, and each payment paid a whole COMMIT (every page it touched written to
+ * the WAL, the shared index pages again by the next payment). Durability is unchanged: every user
+ * of the group, reader or writer, is answered only after that COMMIT, so nothing is reported done
+ * (no response sent, no acquirer called after a payment's first transaction) before it is on disk;
+ * a crash before the COMMIT loses the group as a whole, none of whose users had been answered. A
+ * lone transaction waits one turn of the event loop for its COMMIT.
  */
 const MAX_GROUP = 64;
 const SAVEPOINT = 'kysely_group_member';

@@ -3,15 +3,16 @@ import { Worker } from 'node:worker_threads';
 import { orderedReads } from './keyset-pages.js';
 
 /**
- * Reader threads for a SQLite file database (issue 16: streamed range searches).
+ * Reader threads for a SQLite file database (the streamed range searches).
  *
- * A 31-day conciliation range is ~90,000 rows; on the event loop, reading them through the
- * single connection (~6 us a row: SQLite's record decoding and 29 JavaScript values) and writing
- * their JSON (~1.5 us) took one core and stopped every other request meanwhile. Here each thread
- * has its own read-only connection (WAL lets readers run beside the writer, and they see only
- * committed data) and turns the rows into JSON Buffers itself, so the event loop only writes
- * Buffers; the pages of one range are read by several threads at once (see
- * settlement/search.ts; the bank slip listings do the same). DB_READER_THREADS sets how many (0: read on the event loop).
+ * A month's conciliation range can be tens of thousands of rows; on the event loop, reading them
+ * through the single connection (SQLite's record decoding and 29 JavaScript values a row) and
+ * writing their JSON takes a whole core for that long and stops every other request meanwhile. Here
+ * each thread has its own read-only connection (WAL lets readers run beside the writer, and they
+ * see only committed data) and turns the rows into JSON Buffers itself, so the event loop only
+ * writes Buffers; the pages of one range are read by several threads at once (see
+ * settlement/search.ts; the bank slip listings do the same). DB_READER_THREADS sets how many (0:
+ * read on the event loop).
  *
  * Threads start at the first read, so a process that never searches never starts one. A thread
  * that dies fails the reads it held, and the next read starts a new one.

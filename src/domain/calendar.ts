@@ -13,8 +13,9 @@ const MS_PER_DAY = 86_400_000;
 /*
  * Dates are converted with integer arithmetic (H. Hinnant's days_from_civil / civil_from_days,
  * proleptic Gregorian) rather than through Date objects and their ISO strings: every payment's
- * receivables need a few dozen conversions, and the Date round trips were about 2 % of a
- * payment's CPU time. test/domain/calendar.test.ts checks them against Date day by day.
+ * receivables need a few dozen conversions, and a Date round trip (an object and an ISO string
+ * each way) costs far more than the arithmetic. test/domain/calendar.test.ts checks them
+ * against Date day by day.
  */
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 

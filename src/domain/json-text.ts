@@ -1,6 +1,6 @@
 /**
  * JSON text of single values, for the serializers of the streamed answers (conciliation range
- * searches, bank slip listings: issue 16) that build each record as a string instead of
+ * searches, bank slip listings) that build each record as a string instead of
  * `JSON.stringify` of an object. Each gives exactly the text `JSON.stringify` would.
  */
 

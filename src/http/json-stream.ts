@@ -28,24 +28,24 @@ export function batchRecords(batch: JsonBatch): Record<string, unknown>[] {
 }
 
 /**
- * A JSON array answer written while it is read (issue 16: conciliation ranges, bank slip
- * listings). `batches` yields a page of items at a time; the array's brackets and commas are
- * added here, so the bytes are those of `JSON.stringify(items)` when each item's text is.
+ * A JSON array answer written while it is read (conciliation ranges, bank slip listings). `batches`
+ * yields a page of items at a time; the array's brackets and commas are added here, so the bytes
+ * are those of `JSON.stringify(items)` when each item's text is.
  *
  * Backpressure and disconnects come from the stream: Fastify pipes it into the response, a
  * full socket stops the pulls (highWaterMark 1: at most one chunk read ahead), and a client that
  * goes away destroys the stream, which calls `return()` on the generator: its `finally` runs
  * and no further batch is read.
  *
- * Memory and the garbage collector decide the shape (docs/performance.md, issue 16):
+ * Memory and the garbage collector decide the shape:
  * - A batch is serialized and encoded to Buffers of ~64 KB in one synchronous stretch, each
  *   item's text made just before it is appended: a row's text (a rope of dozens of small
  *   strings) dies at once, young, instead of a page of them living across the event-loop turns
  *   of a slow socket, where the collector copies them, promotes them and pays for them again in
  *   a full collection. The Buffers' bytes are outside V8's heap.
  * - Chunks, not one Buffer per page: a string or Buffer above 128 KB lives in V8's
- *   large-object space, which only a full collection frees (a fast client made the process keep
- *   tens of MB of dead pages between collections).
+ *   large-object space, which only a full collection frees (with a fast client, tens of MB of
+ *   dead pages would pile up there between collections).
  */
 export function jsonArrayStream(batches: AsyncIterable<JsonBatch>): Readable {
   async function* body(): AsyncGenerator<Buffer> {

@@ -7,10 +7,10 @@ type Bindings = Record<string, unknown>;
  * A request's logger, made the first time the request writes a line its level lets through.
  *
  * Fastify gives every request a child logger bound to its id. Making one runs the logger's
- * redaction over the bindings (our paths have wildcards, so every key is checked): about 1.5 %
- * of a payment's CPU time, for a logger that, at LOG_LEVEL=warn, a successful request never
- * writes to. Levels the logger drops cost nothing here; the first line that is written makes
- * the real child, with the same bindings, and every later call goes to it.
+ * redaction over the bindings (our paths have wildcards, so every key is checked): work paid on
+ * every request, for a logger that, at LOG_LEVEL=warn, a successful request never writes to. Levels
+ * the logger drops cost nothing here; the first line that is written makes the real child, with the
+ * same bindings, and every later call goes to it.
  */
 export class RequestLogger {
   private made: FastifyBaseLogger | undefined;

@@ -1,7 +1,7 @@
 import { ApiError } from './errors.js';
 
 /**
- * Per-merchant slots for the large streamed answers (issue 16): the conciliation range searches
+ * Per-merchant slots for the large streamed answers: the conciliation range searches
  * and the bank slip listings, which can each stream ~100,000 records. Memory per answer is flat,
  * but each holds a database reader and a share of the CPU until its last byte; a merchant
  * running many at once would crowd out the others. One pool per instance, shared by both kinds:

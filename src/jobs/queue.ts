@@ -324,7 +324,7 @@ export class JobQueue {
   }
 
   /**
-   * The operator dashboard's job health (issue 19): the last jobs that failed for good, newest
+   * The operator dashboard's job health: the last jobs that failed for good, newest
    * first, with their last error (a message, never a stack). A backward range of the
    * (status, run_at, id) index over the failed rows only; run_at is the due time of the last attempt.
    */

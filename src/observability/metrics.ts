@@ -69,7 +69,7 @@ export class GatewayMetrics implements AcquirerMetrics, JobMetrics {
   }
 
   /**
-   * The operator dashboard's job health (issue 19): the unfinished jobs by kind and status as the
+   * The operator dashboard's job health: the unfinished jobs by kind and status as the
    * queue gauges read them (the same statement and the same few seconds' cache, so the page
    * costs no more than a scrape); null when the database did not answer in time.
    */

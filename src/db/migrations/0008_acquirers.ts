@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Acquirer connections (issue 12):
+ * Acquirer connections:
  * - the sandbox acquirer's ledger, kept in the database so that a lookup after a crash sees
  *   exactly what a dead process sent, as a real acquirer's query would;
  * - a merchant's own acquirer connection (its own Cielo affiliation), the key sealed like card data;

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isPostgres } from './helpers.js';
 
 /**
- * The bank slip listings read in keyset pages ordered by (date, seq) (issue 16). On SQLite the
+ * The bank slip listings read in keyset pages ordered by (date, seq). On SQLite the
  * 0004 indexes already end in seq: it is the rowid (integer primary key), which every index
  * carries in order. PostgreSQL's do not: each page would read every row from the cursor's date on
  * and sort them. The same indexes with seq appended make each page a plain index range scan.

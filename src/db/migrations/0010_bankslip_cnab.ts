@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Bank slips with the bank through CNAB 240 (issue 17). The daily remittance reads the slips
+ * Bank slips with the bank through CNAB 240. The daily remittance reads the slips
  * issued or cancelled on one day: an index on each date. `canceled_by` tells a cancellation the
  * remittance must send to the bank (`merchant`) from a write-off the bank itself reported in a
  * return file (`bank`), which must not be sent back.

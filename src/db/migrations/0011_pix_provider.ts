@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Pix through a PSP (issue 17):
+ * Pix through a PSP:
  * - every payment the PSP reports, keyed by its endToEndId: the webhook and the reconciliation
  *   job both insert here first, so a payment reported twice (or by both) is applied once;
  * - charges with a due date (`cobv`): the Pix code printed on a bank slip, one per slip.

@@ -3,7 +3,7 @@ import { isPostgres } from './helpers.js';
 
 /**
  * search-by-payment-date answers in sale order (transaction_at, installment_number, id) and is
- * read in keyset pages (issue 16). On PostgreSQL each page was planned as a bitmap scan of the
+ * read in keyset pages. On PostgreSQL each page was planned as a bitmap scan of the
  * whole range on (account_number, receipt_date) and a sort of every remaining row: O(range) per
  * page, seconds per 31-day answer. With receipt_date in the sale-order index, a page is one range
  * scan of that index in answer order with receipt_date checked on the index entries (no heap
@@ -13,8 +13,8 @@ import { isPostgres } from './helpers.js';
  *
  * Not on SQLite: there the sale-order index ends with the rowid (id) right after
  * installment_number, which is the answer order itself; receipt_date in between would make
- * SQLite sort every tie on id (measured: twice the time), and its planner already walks the
- * sale-order index for this search.
+ * SQLite sort every tie on id, a sort the current order never needs, and its planner already
+ * walks the sale-order index for this search.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) return;

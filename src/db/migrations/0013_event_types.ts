@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue 18, item 1: an event for every state change.
+ * An event for every state change.
  * - webhook_subscriptions.event_types: the JSON array of types the subscription receives; null
  *   keeps what every subscription received before (the three conciliation types), so existing
  *   integrations see no change.

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue 19: the dashboard's sessions. The cookie carries a random id; only its SHA-256 is
+ * The dashboard's sessions. The cookie carries a random id; only its SHA-256 is
  * stored, so a copy of the database opens no session. A merchant session names the credential
  * it logged in with (re-checked on every request, like a bearer token); an operator session
  * has none. The CSRF token is per session.

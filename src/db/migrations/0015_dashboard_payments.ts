@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 19: the dashboard's home charts add up a merchant's payments of the last 30 days by
+ * The dashboard's home charts add up a merchant's payments of the last 30 days by
  * hour, status and return code, and its payment list pages the same range newest first. With
  * status, return_code and amount in the (merchant_id, created_at) index, the charts read only
  * index entries (a covering scan, no table row per payment: 1,000,000 payments stay one range

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 
 /**
- * Issue 19: the dashboard's delivery log filters by notification type and by channel, newest
- * first, a page at a time (WebhookService.deliveryLog). Without these indexes a rare type or
- * channel is found by walking the account's whole log (measured: ~90 ms per 400,000
- * notifications on SQLite for a channel with no rows); with them a page is a range read. The
+ * The dashboard's delivery log filters by notification type and by channel, newest first, a
+ * page at a time (WebhookService.deliveryLog). Without these indexes a rare type or channel is
+ * found by walking the account's whole log (a read that grows with the log, the longest for a
+ * channel with no rows at all); with them a page is a range read. The
  * status filter has its index since 0007; the other dashboard lists ride on the
  * (merchant, created_at) indexes their tables already have.
  */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * Issue 19: the operator's review queue lists every merchant's Blocked payments oldest first.
+ * The operator's review queue lists every merchant's Blocked payments oldest first.
  * A partial index holds only those rows (a handful awaiting a decision), so a page is one short
  * range read with 1,000,000 payments in the table, and the payments that are never held (almost
  * all) write no entry in it. The queue's query repeats the predicate as a literal (see

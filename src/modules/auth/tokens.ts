@@ -39,7 +39,8 @@ export class TokenSigner {
    * Tokens already verified, by API and token text, with their expiry. A token's text is its
    * signature: the same text verifies the same way while the process's keys stand (they change
    * only with a restart), so each request after the first skips the HMAC (WebCrypto's async
-   * verify cost ~50 us a request under load); the expiry is still checked on every use.
+   * verify is a job on the thread pool for every request); the expiry is still checked on every
+   * use.
    */
   private readonly verifiedCache = new Map<string, { claims: TokenClaims; expiresAtMs: number }>();
 

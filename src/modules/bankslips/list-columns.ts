@@ -3,12 +3,12 @@ import type { Field, Kind } from './records.js';
 import type { BankSlipRow } from './repository.js';
 
 /**
- * A listing record read as columns and made JSON text in JavaScript (issue 16, PostgreSQL): the
+ * A listing record read as columns and made JSON text in JavaScript (PostgreSQL): the
  * bytes `sqlJsonObject` has the database write, without the database writing them. PostgreSQL's
- * `json_build_object` runs serially in its backend, ~14 us a slip on these machines, before node
- * can write a byte; the columns come through COPY (src/db/pg-copy.ts) in ~2 us, and this
- * serializer makes the record in ~1-2 us on the event loop while the backend reads the next
- * page. test/bankslips/streaming.test.ts compares the bytes with the database's.
+ * `json_build_object` runs serially in its backend, before node can write a byte, and costs it
+ * several times what handing the same columns over through COPY (src/db/pg-copy.ts) does; this
+ * serializer makes the record on the event loop while the backend reads the next page.
+ * test/bankslips/streaming.test.ts compares the bytes with the database's.
  */
 
 /** Integer columns of a listing (the others are text): how the COPY read types each field. */

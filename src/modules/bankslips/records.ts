@@ -9,7 +9,7 @@ import type { BankSlipCreditRecord, BankSlipDetail, BankSlipListRecord } from '.
  * JSON value). The detail record is rendered from them in JS; the listings render the same
  * fields in SQL (`sqlJsonObject`), so that a 31-day window of thousands of slips is written as
  * JSON by the database instead of being read column by column into objects and serialized again
- * (measured: ~5x faster on 8,500 rows). test/bankslips/listings.test.ts checks the two agree.
+ * (several times faster). test/bankslips/listings.test.ts checks the two agree.
  */
 export type Kind = 'plain' | 'cents' | 'percent' | 'bool' | 'dayStart';
 export type Field<K extends string = string> = readonly [key: K, column: keyof BankSlipRow, kind: Kind];

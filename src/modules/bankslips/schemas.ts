@@ -147,7 +147,7 @@ export const SandboxPayBody = Type.Object({
   value: Type.Optional(Type.Number({ exclusiveMinimum: 0, description: 'Amount paid; must equal the amount due on that day' })),
 }, { examples: [EXAMPLES.sandboxPayBankSlip] });
 
-/** CNAB 240 (issue 17). */
+/** CNAB 240: the remittance of one business date. */
 export const RemittanceQuery = Type.Object({ date: Type.String({ format: 'date', description: 'YYYY-MM-DD: the slips issued or cancelled that day (business date, UTC)' }) });
 export type RemittanceQuery = Static<typeof RemittanceQuery>;
 

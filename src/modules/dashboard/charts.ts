@@ -2,7 +2,7 @@ import { addDays } from '../../domain/calendar.js';
 import type { DayFigures } from '../payments/reads.js';
 
 /**
- * The home page's figures (issue 19). What counts, per the contract (section 6), is decided by
+ * The home page's figures. What counts, per the contract (section 6), is decided by
  * the payments module (reads.ts dayFigures): a sale is a payment that stands approved
  * (Authorized or Paid; a Canceled one no longer counts); approved means the acquirer said 00;
  * the rate is over every decided payment (not Pending); a decline is a Denied payment, by code.

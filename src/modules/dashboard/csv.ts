@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { batchRecords, type JsonBatch } from '../../http/json-stream.js';
 
 /**
- * The conciliation export (issue 19): the records of the integration API's range searches as
+ * The conciliation export: the records of the integration API's range searches as
  * CSV, written while they are read. Semicolon-separated (the separator spreadsheets expect in
  * pt-BR, where the comma is the decimal mark), a header row of the API's field names, CRLF line
  * ends (RFC 4180), UTF-8 with a BOM so that spreadsheets read the accents.

@@ -32,7 +32,7 @@ const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => 
 const PUBLIC = /^\/dashboard\/(login(\/operator)?|lang\/[^/?]+|assets\/[^/?]+)(\?.*)?$/;
 
 /**
- * The web dashboard (issue 19) at /dashboard: server-rendered pages over the same services as
+ * The web dashboard at /dashboard: server-rendered pages over the same services as
  * the APIs. Its own scope parses forms and cookies (the APIs still take JSON only), renders its
  * errors as pages, and checks the session and the CSRF token before any handler runs.
  */

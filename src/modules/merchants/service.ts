@@ -142,7 +142,7 @@ export class MerchantService {
   }
 
   /**
-   * The operator dashboard's credential list (issue 19): a merchant's active credentials, without
+   * The operator dashboard's credential list: a merchant's active credentials, without
    * any secret (the password was shown once, at issue). No API lists them; the dashboard may not
    * query this module's tables.
    */

@@ -30,8 +30,9 @@ export interface AttemptContext {
  * - 00 (Authorized) -> Paid;
  * - 51 -> retry at D + 2^k while k <= attempts, else Denied;
  * - 46 (card cancelled), 41 (lost), 43 (stolen), 78 (blocked) -> Denied, no retry, subscription
- *   Blocked: the card will not work again, so charging it next cycle is pointless (issue 12
- *   extends the contract's 46 to every code that says so, whichever acquirer answered);
+ *   Blocked: the card will not work again, so charging it next cycle is pointless (the
+ *   contract names 46; every code that says the same is treated alike, whichever acquirer
+ *   answered);
  * - 96 (the acquirer failed, nothing charged) -> PaymentInvalid;
  * - any other decline (05, 54, 59 anti-fraud reject...) -> Denied, no retry.
  * An anti-fraud Review holds an authorized payment (Blocked) for an operator. A billing runs

@@ -26,8 +26,8 @@ export interface SandboxClockOptions {
   leaseMs?: number;
   /**
    * Independent jobs (a parallel kind: two billings' charges) run at once within an instant, as
-   * the production worker runs WORKER_CONCURRENCY of them. Measured on the billing run: 32
-   * instead of 8 made SQLite's group commits larger, ~10 % more billings/s (docs/performance.md).
+   * the production worker runs WORKER_CONCURRENCY of them. More at once makes SQLite's group
+   * commits larger: more charges share each COMMIT.
    */
   parallel?: number;
 }

@@ -25,7 +25,7 @@ export interface SandboxResetDeps {
 }
 
 /**
- * The sandbox reset (issue 18): removes the business data (payments, cards, plans and
+ * The sandbox reset: removes the business data (payments, cards, plans and
  * subscriptions, links, slips, Pix charges, receivables, notifications, stored idempotent
  * answers, jobs) and keeps what an integrator configured: merchants, credentials, card keys,
  * pricing, anti-fraud settings and blocklists, acquirer connections, webhook subscriptions.

@@ -4,7 +4,7 @@ import { daysBetween } from '../../domain/calendar.js';
 import { prepaymentCost } from '../../domain/fees.js';
 
 /**
- * Read-only queries of the merchant dashboard (issue 19) over receivables: the money expected
+ * Read-only queries of the merchant dashboard over receivables: the money expected
  * per day and what a prepayment of everything would give now. The dashboard reads them through
  * SettlementService (a module's tables are queried only by that module).
  */
@@ -58,8 +58,9 @@ export const outlookReads = {
    * covering, no sort, a few hundred groups however many installments are open): the discount
    * is priced on each date's total net, where prepay rounds each installment's cost to the
    * ten-thousandth, so the two may differ by up to half a ten-thousandth of a real per
-   * installment (a cent per 200 installments at worst). Grouping by (date, net) was exact but
-   * measured ~2 s with 2,000,000 open installments (one group per distinct net).
+   * installment (a cent per 200 installments at worst). Grouping by (date, net) would be exact,
+   * but it makes one group per distinct net, so its cost grows with the open installments
+   * instead of the dates: seconds for an account with millions of them.
    */
   async prepaymentQuote(db: Executor, account: number, target: string, monthlyRate: bigint): Promise<PrepaymentQuote> {
     // netOf: a net below zero counts as zero (rare: fees above an installment's value).

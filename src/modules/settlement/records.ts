@@ -9,7 +9,8 @@ export type ReceivableRow = Selectable<ReceivablesTable>;
 
 /**
  * A 10,4 value stored in ten-thousandths, as the exact JSON number: the same float as
- * `toJsonNumber(v, 4)`, without building a string per field (searches map ~85k rows). IEEE 754
+ * `toJsonNumber(v, 4)`, without building a string per field (a range search maps tens of thousands
+ * of rows). IEEE 754
  * division is correctly rounded, so v / 10000 of two exact integers (|v| < 2^53) is the float
  * nearest to the decimal v/10^4, which is exactly what parsing its decimal text gives.
  */
@@ -86,7 +87,7 @@ export function summaryRecord(row: ReceivableRow) {
 }
 
 /**
- * Compiled serializers of the two range-search records (issue 16): the same bytes as the
+ * Compiled serializers of the two range-search records: the same bytes as the
  * route's fast-json-stringify serializer gave for installmentRecord / summaryRecord (same keys
  * in schema order, numbers as `String(v / 10_000)`, strings as JSON.stringify writes them),
  * without building an object per row: each reads a row as the array of its columns, in the
@@ -161,8 +162,8 @@ export function summaryJson(r: ColumnValues): string {
  * The same records for the SQLite reader threads (src/db/sqlite-readers.ts), from fewer values:
  * SQLite writes the runs of string and integer fields as JSON text itself (`json_quote` escapes
  * exactly as JSON.stringify does; `||` of an integer is its digits), so a row is a few strings
- * and the 10,4 integers instead of 29 values, and making those values was most of a row's read
- * (measured: 85k rows read and serialized in ~520 ms against ~740 ms). The 10,4 fields stay
+ * and the 10,4 integers instead of 29 values, and making those values, not SQLite's read of the
+ * row, is most of a row's cost. The 10,4 fields stay
  * integers, printed by d4Text, as above. Each `*_SEGMENTS` is the select list, in order, that
  * the matching `*SegmentsJson` reads by position; test/settlement/conciliation-stream.test.ts
  * compares the bytes with the API's previous answers, and test/settlement/records-segments.test.ts

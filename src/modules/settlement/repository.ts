@@ -51,9 +51,8 @@ function rangePageSql(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: b
 /**
  * SQLite: the ids of a range's rows in answer order (ids only). Sale-date ranges walk the
  * sale-order index; payment-date ranges read the receipt-date index and sort what they find
- * (its range is the answer's size, where the sale-order walk starts at the account's first sale:
- * 92-134 ms against 155-187 ms for 86,000 of a 1,000,000-row account's records, and the gap
- * grows with the account's history).
+ * (its range is the answer's size, where the sale-order walk starts at the account's first sale,
+ * so its cost grows with the account's history).
  */
 function rangeIdsSql(kind: RangeKind): string {
   const table = kind === 'payment-date' ? 'receivables indexed by receivables_account_receipt_idx' : 'receivables';
@@ -196,15 +195,15 @@ export const receivablesRepository = {
    * after `after` (keyset) or at `offset` (integrators' paging), each row as the array of its
    * columns (INSTALLMENT_COLUMNS, or SUMMARY_COLUMNS for operation-date). Read on the drivers'
    * own handles with a prepared statement: Kysely would build the query (cheap) and an object
-   * per row (half the cost of the read at ~90,000 rows). Operation-date ranges are a range scan
+   * per row (as costly as the rest of the read). Operation-date ranges are a range scan
    * of the sale-order index (receivables_account_tx_idx on SQLite, which keeps the rowid, our id,
    * at the end of every index entry: already the answer order; receivables_account_tx_receipt_idx
    * on PostgreSQL, migration 0012, with an incremental sort on id within ties). The payment-date
    * range walks the same index, filtering receipt_date (on PostgreSQL on the index entries): a
    * receipt never comes before its sale's date (expected D+0 or later, received or prepaid later
    * still), so the walk stops at the range's end; it starts at the account's first sale, the
-   * price of answering in sale order (measured: ~15% more than an operation-date range of as many
-   * rows on SQLite, see docs/performance.md).
+   * price of answering in sale order: the index entries of the account's earlier sales are
+   * walked and skipped.
    */
   rangePage(
     database: Database,

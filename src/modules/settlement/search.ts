@@ -111,7 +111,7 @@ async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: nu
 }
 
 /**
- * A range search (issue 16): checks the query and takes one of the merchant's slots
+ * A range search: checks the query and takes one of the merchant's slots
  * (src/http/stream-slots.ts: 429 when none is free) before answering, then answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
  * keyset on the answer order), so neither the answer nor the single SQLite connection is held
  * for the whole range. The slot is given back when the iteration ends, however it ends (done,

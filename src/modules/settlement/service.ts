@@ -217,13 +217,13 @@ export class SettlementService {
     });
   }
 
-  /** The dashboard's receivables chart (issue 19): open approved installments per expected day in [from, to]. */
+  /** The dashboard's receivables chart: open approved installments per expected day in [from, to]. */
   expectedPerDay(account: number, from: string, to: string): Promise<ExpectedDay[]> {
     return outlookReads.expectedPerDay(this.database.db, account, from, to);
   }
 
   /**
-   * The dashboard's "prepayment available" (issue 19): what prepay(..., {all: true}) would
+   * The dashboard's "prepayment available": what prepay(..., {all: true}) would
    * anticipate now, to the same date and at the same price, without anticipating anything.
    */
   async prepaymentQuote(merchantId: string, account: number): Promise<PrepaymentQuote> {
@@ -232,7 +232,7 @@ export class SettlementService {
     return outlookReads.prepaymentQuote(db, account, businessDayAfter(this.today()), monthlyRate);
   }
 
-  /** The dashboard's payment page (issue 19): a sale's installments as the conciliation records show them; [] for another account's. */
+  /** The dashboard's payment page: a sale's installments as the conciliation records show them; [] for another account's. */
   async installmentsOf(account: number, sourceId: string) {
     return (await outlookReads.ofSource(this.database.db, account, sourceId)).map(installmentRecord);
   }

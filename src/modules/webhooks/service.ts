@@ -122,7 +122,7 @@ export class WebhookService {
 
   /**
    * The notifications (webhooks and callbacks) of one card payment, for the dashboard's payment
-   * page (issue 19). Notifications carry no payment column; each is written in the transaction
+   * page. Notifications carry no payment column; each is written in the transaction
    * of the change it tells, with the change's time, so they are looked up at the times of the
    * payment's changes (`moments`, each with the second after it: the installments' notifications
    * of a change read the clock again; a short range of webhook_notifications_account_idx each, no
