@@ -70,6 +70,7 @@ async function main() {
         referenceTransaction: `bench-${i}`,
       }),
     );
+    console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up, acquirer ${acquirer}`);
     let next = 0;
     const figures = await load({
       url: `${server.url}/gateway/v1/payments`,
@@ -79,7 +80,6 @@ async function main() {
     }, 3, engine === 'postgres' ? () => analyze(databaseUrl) : undefined);
     const authorized = await countAuthorized(databaseUrl);
 
-    console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up, acquirer ${acquirer}`);
     console.log(`(autocannon shares this 2-core machine with the server${standin ? ' and the Cielo stand-in' : ''})`);
     if (engine === 'postgres') console.log('(ANALYZE after the warm-up: the first autovacuum analyze a deployment gets within its first minute; see docs/performance.md)');
     if (standin) console.log(`ceiling: ${CONNECTIONS} connections / ${CIELO_LATENCY_MS} ms stand-in latency = ${((CONNECTIONS * 1000) / CIELO_LATENCY_MS).toFixed(0)}/s; p50 target <= ${CIELO_LATENCY_MS + 10} ms`);
