@@ -87,7 +87,17 @@ describe(`payment crash recovery (${testDialect})`, () => {
     expect(row.status).toBe('Pending');
     await advance(1);
     expect(await status(row.payment_id)).toMatchObject({ status: 'Denied', returnCode: '96', nsu: null });
-    expect(await ledger(row.payment_id)).toHaveLength(0);
+    // Nothing was charged: the sandbox holds the key only as closed (failed 96, no authorization),
+    // so a send still on its way under it is refused instead of approved after the fact.
+    expect(await ledger(row.payment_id)).toMatchObject([{ outcome: 'failed', return_code: '96', authorization_code: null, nsu: null }]);
+    const before = sandbox.authorizeCalls;
+    const late = await sandbox.authorize(
+      { merchantId: m.merchantId, amount: 1, installments: 1, productType: 'avista', card: { pan: '4111111111111111', brand: 'visa', expMonth: '12', expYear: '2035', holderName: 'X' } },
+      { idempotencyKey: row.payment_id },
+    );
+    expect(late).toMatchObject({ outcome: 'failed', returnCode: '96' });
+    expect(sandbox.authorizeCalls).toBe(before);
+    expect(await ledger(row.payment_id)).toHaveLength(1);
   });
 
   it('a request that never left (connection refused) is Denied 96 at once: 502, nothing sent', async () => {
