@@ -20,7 +20,7 @@ export interface Database {
   poolStats?(): PoolStats;
   /**
    * The drivers under Kysely, for the few reads where building objects per row is the cost
-   * (streamed range searches, issue 16: rows as arrays from one prepared statement).
+   * (streamed range searches: rows as arrays from one prepared statement).
    */
   raw?: { sqlite: SQLite.Database } | { pool: pg.Pool };
   /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
@@ -83,7 +83,7 @@ function openSqlite(path: string, readerThreads: number): Database {
   // After a checkpoint that emptied it, a log that grew larger than this is cut back to it. Under
   // load the log grows to a few hundred MB between restarts (the checkpoint thread's copies race
   // the commits); kept, the next cycle overwrites blocks the file already has. Cut back to 64 MB,
-  // every regrowth allocated blocks inside commits: 7 % fewer payments/s (docs/performance.md).
+  // every regrowth allocated blocks inside commits, on the event loop.
   sqlite.pragma(`journal_size_limit = ${SQLITE_WAL_KEEP_BYTES}`);
   // 32 MB of page cache (default 2 MB): the indexes a payment touches stay in memory.
   sqlite.pragma(`cache_size = -${SQLITE_CACHE_KB}`);

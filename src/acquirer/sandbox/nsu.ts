@@ -13,8 +13,7 @@ const RANDOM_RANGE = 10 ** RANDOM_DIGITS;
  * Why sequential: the payment's unique NSU index and the receivables' (account, nsu) index then
  * take each new entry at their right-hand edge, as the time-ordered ids do (src/ids.ts). With a
  * random NSU each payment dirtied a leaf page of both indexes, and a commit writes every dirtied
- * page whole to the WAL: sequential, the payments bench on SQLite went from ~3,850/s to ~4,180/s
- * (docs/performance.md, issue 15).
+ * page whole to the WAL.
  *
  * Why unique: within a process by construction; across instances two NSUs can only meet in the
  * same millisecond with the same 12 random digits (1 in 10^12 a pair). The 18 random digits it

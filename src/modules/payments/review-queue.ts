@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { PaymentRow } from './repository.js';
 
 /**
- * The operator's review queue (issue 19): every merchant's payments held by anti-fraud review
+ * The operator's review queue: every merchant's payments held by anti-fraud review
  * (status Blocked, the only status PaymentService.review decides on), oldest first. The
  * dashboard may not query this module's tables, so it reads them through PaymentService.
  */
