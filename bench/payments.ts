@@ -81,7 +81,7 @@ async function main() {
     const authorized = await countAuthorized(databaseUrl);
 
     console.log(`(autocannon shares this 2-core machine with the server${standin ? ' and the Cielo stand-in' : ''})`);
-    if (engine === 'postgres') console.log('(ANALYZE after the warm-up: the first autovacuum analyze a deployment gets within its first minute; see docs/performance.md)');
+    if (engine === 'postgres') console.log('(ANALYZE after the warm-up: the first autovacuum analyze a deployment gets within its first minute)');
     if (standin) console.log(`ceiling: ${CONNECTIONS} connections / ${CIELO_LATENCY_MS} ms stand-in latency = ${((CONNECTIONS * 1000) / CIELO_LATENCY_MS).toFixed(0)}/s; p50 target <= ${CIELO_LATENCY_MS + 10} ms`);
     console.log(line('ceiling: bare node:http echo', ceiling.bare));
     console.log(line('ceiling: Fastify JSON echo', ceiling.fastify));
@@ -107,9 +107,7 @@ async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(
 
 /**
  * PostgreSQL: gives the fresh database's tables the statistics autovacuum would take in a
- * deployment's first minute (its naptime), which this 18-second run never reaches. `payments`
- * would get its first ones from the server itself (the statistics keeper, 5 s after it holds
- * 1,000 rows: src/db/statistics-gate.ts); the other tables only from autovacuum.
+ * deployment's first minute (its naptime), which this 18-second run never reaches.
  */
 async function analyze(databaseUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
