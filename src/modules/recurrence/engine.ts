@@ -217,8 +217,9 @@ export class BillingEngine {
     const claim = { billingId: state.billing_id, attempt, paymentId };
     // What the events of this attempt tell of it: the charge's answer.
     const outcome = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
-    // Read inside the transaction: the subscription may have been cancelled while we charged.
-    let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id);
+    // Read inside the transaction, locked: the subscription may have been cancelled while we
+    // charged, and a cancel now waits for this commit, then cancels the next billing issued here.
+    let subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id, this.ctx.database.dialect);
     if (decision.kind === 'retry' && subStatus === 'Active') {
       const recorded = await billingsRepository.record(trx, claim, { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history: attemptsHistory }, at);
       if (recorded) {

@@ -1,4 +1,4 @@
-import type { Executor } from '../../db/connection.js';
+import type { Dialect, Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
 import type { SubscriptionRow } from './views.js';
@@ -27,9 +27,15 @@ export const subscriptionsRepository = {
       .executeTakeFirst();
   },
 
-  /** A subscription's status (it exists: a billing names it). */
-  async statusOf(db: Executor, subscriptionId: string): Promise<string> {
-    const row = await db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId).executeTakeFirst();
+  /**
+   * A subscription's status (it exists: a billing names it). `dialect`: read under a share lock
+   * on PostgreSQL (SQLite has one writer at a time), so a cancel racing the caller's transaction
+   * either commits first (and is read) or waits for it (and then sees what it wrote).
+   */
+  async statusOf(db: Executor, subscriptionId: string, dialect?: Dialect): Promise<string> {
+    let query = db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId);
+    if (dialect === 'postgres') query = query.forShare();
+    const row = await query.executeTakeFirst();
     if (!row) throw new Error(`subscription ${subscriptionId} not found`);
     return row.status;
   },
