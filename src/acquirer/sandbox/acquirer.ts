@@ -68,51 +68,41 @@ export class SandboxAcquirer implements Acquirer {
   async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
     const result = resultFor(code, idempotencyKey, () => this.nsus.next());
-    const entry: LedgerRow = {
-      idempotency_key: idempotencyKey,
-      merchant_id: request.merchantId,
-      amount: request.amount,
-      outcome: result.outcome,
-      return_code: result.returnCode,
-      return_message: result.returnMessage,
-      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-      nsu: result.outcome === 'failed' ? null : result.nsu,
-      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-      canceled_at: null,
-      created_at: this.clock.wallNow().toISOString(),
-    };
-    const inserted = await this.database.db
-      .insertInto('sandbox_acquirer_ledger')
-      .values(entry)
-      // Two concurrent calls with one key: the first answer recorded is the answer.
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .returning('idempotency_key')
-      .executeTakeFirst();
-    if (!inserted) return toResult((await this.find(idempotencyKey))!);
-    this.authorizeCalls += 1;
-    return result;
+    const kept = await this.keepFirst(idempotencyKey, request.merchantId, request.amount, result);
+    if (kept === result) this.authorizeCalls += 1;
+    return kept;
   }
 
   /** A key closed unanswered: a later send under it finds this failure instead of authorizing. */
   async closeKey({ merchantId, idempotencyKey }: LookupRequest, returnMessage: string): Promise<AuthorizeResult> {
-    await this.database.db
+    return this.keepFirst(idempotencyKey, merchantId, 0, { outcome: 'failed', returnCode: '96', returnMessage });
+  }
+
+  /**
+   * Records `result` under the key unless an answer is recorded there already, and answers the
+   * one that stands: insert first, read only on a conflict (two concurrent calls with one key:
+   * the first answer recorded is the answer).
+   */
+  private async keepFirst(key: string, merchantId: string, amount: number, result: AuthorizeResult): Promise<AuthorizeResult> {
+    const inserted = await this.database.db
       .insertInto('sandbox_acquirer_ledger')
       .values({
-        idempotency_key: idempotencyKey,
+        idempotency_key: key,
         merchant_id: merchantId,
-        amount: 0,
-        outcome: 'failed',
-        return_code: '96',
-        return_message: returnMessage,
-        authorization_code: null,
-        nsu: null,
-        acquirer_reference: null,
+        amount,
+        outcome: result.outcome,
+        return_code: result.returnCode,
+        return_message: result.returnMessage,
+        authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+        nsu: result.outcome === 'failed' ? null : result.nsu,
+        acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
         canceled_at: null,
         created_at: this.clock.wallNow().toISOString(),
       })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
-    return toResult((await this.find(idempotencyKey))!);
+      .returning('idempotency_key')
+      .executeTakeFirst();
+    return inserted ? result : toResult((await this.find(key))!);
   }
 
   async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {

@@ -185,11 +185,6 @@ export class Authorizations {
     return { kind: 'unknown', retryInMs: (await this.acquirer.settleWindowMs(row.merchant_id)) + RECOVER_MARGIN_MS, why: sent.why };
   }
 
-  /** Records a failure that needs no acquirer answer (a refused card source, a stopped subscription). */
-  recordFailure(row: PaymentRow, returnMessage: string): Promise<PaymentRow> {
-    return this.record(row, failed(returnMessage));
-  }
-
   /** Records the acquirer's answer for a Pending payment (see `answerOf`), with its event, and drops the recovery job. */
   async record(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
     const { ctx } = this;
@@ -237,8 +232,10 @@ export function reportOutcome(ctx: Pick<PaymentDeps, 'logger' | 'metrics'>, row:
 
 /** The 502 of a payment whose outcome is an acquirer failure (96): nothing was charged. */
 export function failureError(row: PaymentRow): ApiError {
-  const message = (row.return_message ?? 'system failure').replace(/[;:]?\s*nothing was charged\.?$/i, '');
-  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${message}; nothing was charged.`);
+  const message = row.return_message ?? 'system failure';
+  // Our own 96 messages (and Cielo's) say so already; say it once.
+  const charged = /nothing was charged/i.test(message) ? '' : '; nothing was charged.';
+  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${message}${charged}`);
 }
 
 /**
