@@ -41,6 +41,7 @@ const OWNER: Record<string, string> = {
   vault_cards: 'modules/cards',
   payments: 'modules/payments',
   payment_events: 'modules/payments',
+  payment_refunds: 'modules/payments',
   antifraud_settings: 'modules/antifraud',
   antifraud_blocklist: 'modules/antifraud',
   merchant_pricing: 'modules/settlement',

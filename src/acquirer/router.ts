@@ -3,9 +3,9 @@ import { CieloHttp } from './cielo/http.js';
 import type { AcquirerConfig } from './config.js';
 import type { AcquirerConnections } from './connections.js';
 import { SandboxAcquirer, SANDBOX_REFERENCE_PREFIX } from './sandbox/acquirer.js';
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest } from './types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest, type RefundRequest, type RefundResult } from './types.js';
 
-type Operation = 'authorize' | 'cancel' | 'lookup';
+type Operation = 'authorize' | 'cancel' | 'lookup' | 'refund' | 'lookup_refund';
 type Failure = 'unreachable' | 'no_answer' | 'refused' | 'error';
 
 /** One connector call as the router saw it. */
@@ -13,7 +13,7 @@ export interface AcquirerCall {
   /** `sandbox` or `cielo`. */
   acquirer: string;
   operation: Operation;
-  /** authorize: approved, declined, failed; cancel: canceled, failed; lookup: found, pending, not_found; any: unreachable, no_answer, error. */
+  /** authorize: approved, declined, failed; cancel: canceled, failed; refund: refunded, failed; lookup(_refund): found, pending, not_found; any: unreachable, no_answer, error. */
   outcome: string;
   seconds: number;
   /** Set when the call is an acquirer failure: never sent, sent without an answer, refused (96), or an error of ours. A decline is not one. */
@@ -30,12 +30,15 @@ type Classified = { outcome: string; failure?: 'refused' };
 const authorizeOutcome = (r: AuthorizeResult): Classified => (r.outcome === 'failed' ? { outcome: 'failed', failure: 'refused' } : { outcome: r.outcome });
 const cancelOutcome = (r: CancelResult): Classified => (r.outcome === 'failed' ? { outcome: 'failed', failure: 'refused' } : { outcome: r.outcome });
 const lookupOutcome = (r: AuthorizeResult | 'pending' | null): Classified => ({ outcome: r === null ? 'not_found' : r === 'pending' ? 'pending' : 'found' });
+const refundOutcome = (r: RefundResult): Classified => (r.outcome === 'failed' ? { outcome: 'failed', failure: 'refused' } : { outcome: r.outcome });
+const lookupRefundOutcome = (r: RefundResult | null): Classified => ({ outcome: r === null ? 'not_found' : 'found' });
 
 /**
  * The acquirer the payment service talks to: it sends each call to the right connector. A
  * merchant with its own connection (operator API) goes to it; every other merchant to the
- * default from the environment (ACQUIRER). A cancel goes where the authorization was made,
- * told by its reference's prefix, so payments made before ACQUIRER changed can still be cancelled.
+ * default from the environment (ACQUIRER). A cancel or a refund goes where the authorization was
+ * made, told by its reference's prefix, so payments made before ACQUIRER changed can still be
+ * cancelled and refunded.
  */
 export class AcquirerRouter implements Acquirer {
   private readonly http: CieloHttp;
@@ -67,11 +70,37 @@ export class AcquirerRouter implements Acquirer {
   }
 
   async cancel(request: CancelRequest, context: CallContext): Promise<CancelResult> {
-    if (request.acquirerReference.startsWith(SANDBOX_REFERENCE_PREFIX)) return this.timed(this.sandbox, 'cancel', () => this.sandbox.cancel(request, context), cancelOutcome);
-    if (!request.acquirerReference.startsWith(CIELO_REFERENCE_PREFIX)) return { outcome: 'failed', returnMessage: 'Unknown acquirer reference' };
+    const target = await this.saleAcquirer(request);
+    if ('failed' in target) return { outcome: 'failed', returnMessage: target.failed };
+    return this.timed(target.acquirer, 'cancel', () => target.acquirer.cancel(request, context), cancelOutcome);
+  }
+
+  async refund(request: RefundRequest, context: CallContext): Promise<RefundResult> {
+    const target = await this.saleAcquirer(request);
+    if ('failed' in target) return { outcome: 'failed', returnMessage: target.failed };
+    return this.timed(target.acquirer, 'refund', () => target.acquirer.refund(request, context), refundOutcome);
+  }
+
+  async lookupRefund(request: RefundRequest, context: CallContext): Promise<RefundResult | null> {
+    const target = await this.saleAcquirer(request);
+    // No connector can hold a refund of this sale: it was never made.
+    if ('failed' in target) return null;
+    return this.timed(target.acquirer, 'lookup_refund', () => target.acquirer.lookupRefund(request, context), lookupRefundOutcome);
+  }
+
+  async closeRefund(request: RefundRequest, context: CallContext, returnMessage: string): Promise<RefundResult> {
+    const target = await this.saleAcquirer(request);
+    if ('failed' in target || !target.acquirer.closeRefund) return { outcome: 'failed', returnMessage };
+    return target.acquirer.closeRefund(request, context, returnMessage);
+  }
+
+  /** The connector that made a sale, told by its reference's prefix (a cancel or refund goes there). */
+  private async saleAcquirer(request: { merchantId: string; acquirerReference: string }): Promise<{ acquirer: Acquirer } | { failed: string }> {
+    if (request.acquirerReference.startsWith(SANDBOX_REFERENCE_PREFIX)) return { acquirer: this.sandbox };
+    if (!request.acquirerReference.startsWith(CIELO_REFERENCE_PREFIX)) return { failed: 'Unknown acquirer reference' };
     const acquirer = await this.for(request.merchantId);
-    if (acquirer === this.sandbox) return { outcome: 'failed', returnMessage: 'This payment was made through Cielo, and no Cielo connection is configured now' };
-    return this.timed(acquirer, 'cancel', () => acquirer.cancel(request, context), cancelOutcome);
+    if (acquirer === this.sandbox) return { failed: 'This payment was made through Cielo, and no Cielo connection is configured now' };
+    return { acquirer };
   }
 
   async closeKey(request: LookupRequest, returnMessage: string): Promise<AuthorizeResult | undefined> {

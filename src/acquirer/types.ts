@@ -24,7 +24,7 @@ export const RETURN_MESSAGES: Record<ReturnCode, string> = {
 };
 
 export interface CallContext {
-  /** The payment id for an authorization; `cancel:<paymentId>` for its cancel. A retry with the same key never charges twice. */
+  /** The payment id for an authorization; `cancel:<paymentId>` for its cancel; the refund id for a refund. A retry with the same key never charges twice. */
   idempotencyKey: string;
 }
 
@@ -77,6 +77,22 @@ export interface CancelRequest {
 
 export type CancelResult = { outcome: 'canceled' } | { outcome: 'failed'; returnMessage: string };
 
+/** A partial or full refund of a captured sale (Cielo's partial void). */
+export interface RefundRequest {
+  merchantId: string;
+  /** The sale's reference, as its authorization answered it. */
+  acquirerReference: string;
+  amount: number; // cents refunded now
+  /**
+   * Cents of the sale refunded before this refund, as we recorded them. An acquirer that keeps
+   * no key per refund (Cielo shows only the sale's refunded total, VoidedAmount) tells this
+   * refund apart by it: the gateway has one refund of a sale in flight at a time.
+   */
+  refundedBefore: number;
+}
+
+export type RefundResult = { outcome: 'refunded' } | { outcome: 'failed'; returnMessage: string };
+
 export interface LookupRequest {
   merchantId: string;
   /** The authorization's idempotency key: our payment id (Cielo's MerchantOrderId). */
@@ -117,7 +133,23 @@ export interface Acquirer {
    */
   closeKey?(request: LookupRequest, returnMessage: string): Promise<AuthorizeResult | undefined>;
   /**
-   * How long after an authorization was sent a "no record of it" can be believed: a request
+   * Refunds part or all of what is left of a captured sale, under the refund's id as the
+   * idempotency key. Throws AcquirerUnavailable when no answer came: the refund may have been
+   * made, and must be looked up (`lookupRefund`), never sent again blindly.
+   */
+  refund(request: RefundRequest, context: CallContext): Promise<RefundResult>;
+  /**
+   * What the acquirer recorded of this refund, or null when it has no record of it. Throws
+   * AcquirerUnavailable when it cannot be asked (never read as "not received").
+   */
+  lookupRefund(request: RefundRequest, context: CallContext): Promise<RefundResult | null>;
+  /**
+   * Where the acquirer can (the sandbox), as `closeKey` for a refund: a refund still on its way
+   * under the key is then refused; answers what the key holds.
+   */
+  closeRefund?(request: RefundRequest, context: CallContext, returnMessage: string): Promise<RefundResult>;
+  /**
+   * How long after an authorization (or a refund) was sent a "no record of it" can be believed: a request
    * still in flight (or a query replica lagging) could yet appear. 0 where the record is
    * written synchronously with the answer (the sandbox's ledger).
    */

@@ -161,6 +161,26 @@ export interface PaymentsTable {
   updated_at: string;
   /** Wall clock: when the authorization was last sent to the acquirer (a lookup's "not found" waits out the acquirer's settle window from here). */
   acquirer_sent_at: string | null;
+  /** Cents refunded so far (Succeeded refunds); the payment is Canceled when it reaches amount. */
+  refunded_amount: Generated<number>;
+}
+
+/** A refund of a card payment, recorded Pending before it is sent under its own id (payments module). */
+export interface PaymentRefundsTable {
+  refund_id: string;
+  payment_id: string;
+  merchant_id: string;
+  account_number: number;
+  amount: number;
+  /** The payment's refunded_amount when this refund was made: how the acquirer's refunded total tells it apart. */
+  refunded_before: number;
+  /** Pending (sent, answer not known yet), Succeeded or Failed. */
+  status: string;
+  return_message: string | null;
+  /** Wall clock: when it was sent (a lookup's "no record of it" waits out the acquirer's settle window from here). */
+  acquirer_sent_at: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface PaymentEventsTable {
@@ -280,7 +300,8 @@ export interface ReceivablesTable {
   expected_date: string;
   effective_date: string | null;
   receipt_date: string;
-  received_type: 'R' | 'A' | 'E';
+  /** R regular, A one-off prepayment, E automatic prepayment, D a refund's debit against the next receivables (installment 0). */
+  received_type: 'R' | 'A' | 'E' | 'D';
   received_status: 'A' | 'P';
   reference: string | null;
   splits: string | null;
@@ -489,6 +510,7 @@ export interface DB {
   card_tokens: CardTokensTable;
   vault_cards: VaultCardsTable;
   payments: PaymentsTable;
+  payment_refunds: PaymentRefundsTable;
   payment_events: PaymentEventsTable;
   antifraud_settings: AntifraudSettingsTable;
   antifraud_blocklist: AntifraudBlocklistTable;
@@ -516,7 +538,8 @@ export interface SandboxAcquirerLedgerTable {
   idempotency_key: string;
   merchant_id: string;
   amount: number;
-  outcome: 'approved' | 'declined' | 'failed';
+  /** An authorization's answer, or (keys `refund:<sale>:<refund id>`) a refund's: refunded or failed. */
+  outcome: 'approved' | 'declined' | 'failed' | 'refunded';
   return_code: string;
   return_message: string;
   authorization_code: string | null;

@@ -90,6 +90,8 @@ describe(`business metrics (${testDialect})`, () => {
         throw new AcquirerUnavailable(true, 'socket hang up');
       },
       cancel: (request, context) => sandbox.cancel(request, context),
+      refund: (request, context) => sandbox.refund(request, context),
+      lookupRefund: (request, context) => sandbox.lookupRefund(request, context),
       lookup: async () => {
         throw new AcquirerUnavailable(true, 'query down');
       },

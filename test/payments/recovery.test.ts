@@ -33,6 +33,8 @@ describe(`payment crash recovery (${testDialect})`, () => {
         throw new AcquirerUnavailable(options.sent ?? true, 'socket hang up');
       },
       cancel: (request: Parameters<Acquirer['cancel']>[0], context: Parameters<Acquirer['cancel']>[1]) => sandbox.cancel(request, context),
+      refund: (request: Parameters<Acquirer['refund']>[0], context: Parameters<Acquirer['refund']>[1]) => sandbox.refund(request, context),
+      lookupRefund: (request: Parameters<Acquirer['refund']>[0], context: Parameters<Acquirer['refund']>[1]) => sandbox.lookupRefund(request, context),
       lookup: async (request: Parameters<Acquirer['lookup']>[0]) => {
         acquirer.lookups += 1;
         if (options.lookups === 'fail') throw new AcquirerUnavailable(true, 'query down');

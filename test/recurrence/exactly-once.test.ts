@@ -198,6 +198,8 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
         throw new AcquirerUnavailable(true, 'process killed');
       },
       cancel: (request, context) => sandbox.cancel(request, context),
+      refund: (request, context) => sandbox.refund(request, context),
+      lookupRefund: (request, context) => sandbox.lookupRefund(request, context),
       // Its at-once lookups die with it.
       lookup: async () => {
         throw new AcquirerUnavailable(true, 'process killed');

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult } from '../types.js';
 import { AcquirerUnavailable, RETURN_MESSAGES } from '../types.js';
 import { CieloHttp, type CieloAnswer, type CieloCredentials } from './http.js';
-import { CIELO_BRANDS, CIELO_STATUS, mapDeclineCode } from './mapping.js';
+import { CIELO_BRANDS, CIELO_STATUS, CIELO_VOID_CODES, mapDeclineCode } from './mapping.js';
 
 /** Cielo's production addresses (its reference): the transactional API and the query API. */
 export const CIELO_PRODUCTION_API_URL = 'https://api.cieloecommerce.cielo.com.br';
@@ -26,13 +26,25 @@ interface CieloPayment {
   AuthorizationCode?: string;
   ProofOfSale?: string;
   Tid?: string;
+  Amount?: number;
+  CapturedAmount?: number;
+  /** What has been voided (refunded) of the sale so far, in cents; absent before the first void. */
+  VoidedAmount?: number;
+}
+
+/** The fields of a void's answer (PUT /1/sales/{id}/void) that we read. */
+interface CieloVoidAnswer {
+  Status?: number;
+  ReturnCode?: string;
+  ReturnMessage?: string;
 }
 
 /**
  * The Cielo E-commerce API 3.0 connector, written from Cielo's published reference: a sale is
  * `POST {api}/1/sales/` with `Capture: true` and our payment id as `MerchantOrderId`; a cancel
- * is `PUT {api}/1/sales/{PaymentId}/void?amount=N`; a lookup is `GET {query}/1/sales?merchantOrderId=`
- * then `GET {query}/1/sales/{PaymentId}`. Cielo does not deduplicate sales, so the gateway's
+ * is `PUT {api}/1/sales/{PaymentId}/void?amount=N`, and so is a refund (a partial void, as many as
+ * the captured amount allows); a lookup is `GET {query}/1/sales?merchantOrderId=` then
+ * `GET {query}/1/sales/{PaymentId}`. Cielo does not deduplicate sales, so the gateway's
  * rule that it never sends one payment twice while a send may still be in flight
  * (`settleWindowMs`, twice the timeout) is what keeps a customer from paying twice.
  */
@@ -90,6 +102,44 @@ export class CieloAcquirer implements Acquirer {
     const current = await this.sale(paymentId);
     if (current && CIELO_STATUS[Number(current.Status)] === 'voided') return { outcome: 'canceled' };
     return { outcome: 'failed', returnMessage: `Cielo refused the void: ${errorsOf(answer)}` };
+  }
+
+  /**
+   * A partial void for the refund's amount. Cielo keeps no key per void, and a void sent twice
+   * would refund twice: a lost answer is never sent again, it is looked up (`lookupRefund`).
+   * Cielo asks for 5 seconds between two voids of one sale (its balance is updated meanwhile);
+   * a void refused for that is a Failed refund the merchant may send again.
+   */
+  async refund(request: RefundRequest, _context: CallContext): Promise<RefundResult> {
+    const paymentId = request.acquirerReference.slice(CIELO_REFERENCE_PREFIX.length);
+    const url = this.url('api', `/1/sales/${encodeURIComponent(paymentId)}/void`);
+    url.searchParams.set('amount', String(request.amount));
+    const answer = await this.http.call('PUT', url, this.connection);
+    if (answer.status >= 500) throw new AcquirerUnavailable(true, `Cielo answered ${answer.status} to the void`);
+    if (answer.status >= 300) return { outcome: 'failed', returnMessage: `Cielo refused the refund: ${errorsOf(answer)}` };
+    const body = (answer.body ?? {}) as CieloVoidAnswer;
+    const code = String(body.ReturnCode ?? '').trim();
+    const kind = CIELO_VOID_CODES[code] ?? (CIELO_STATUS[Number(body.Status)] === 'voided' ? 'done' : undefined);
+    if (kind === 'done') return { outcome: 'refunded' };
+    if (kind === 'unknown') throw new AcquirerUnavailable(true, `Cielo answered the void with ReturnCode ${code}: its outcome is read from the sale`);
+    return { outcome: 'failed', returnMessage: `Cielo refused the refund: ReturnCode ${code || '-'}${body.ReturnMessage ? ` ${body.ReturnMessage}` : ''}` };
+  }
+
+  /**
+   * Reads the sale's refunded total (VoidedAmount): this refund was made when it covers what was
+   * refunded before plus this amount, and was not when it is still what was refunded before.
+   * Anything else (a void made elsewhere, in Cielo's back office) cannot be told apart: it is
+   * reported as no answer, so the refund stays Pending for an operator rather than be guessed.
+   */
+  async lookupRefund(request: RefundRequest, _context: CallContext): Promise<RefundResult | null> {
+    const paymentId = request.acquirerReference.slice(CIELO_REFERENCE_PREFIX.length);
+    const sale = await this.sale(paymentId);
+    if (!sale) throw new AcquirerUnavailable(true, `Cielo's query does not show sale ${paymentId}`);
+    const full = sale.CapturedAmount ?? sale.Amount ?? 0;
+    const voided = sale.VoidedAmount ?? (CIELO_STATUS[Number(sale.Status)] === 'voided' ? full : 0);
+    if (voided >= request.refundedBefore + request.amount) return { outcome: 'refunded' };
+    if (voided <= request.refundedBefore) return null;
+    throw new AcquirerUnavailable(true, `Cielo's VoidedAmount ${voided} is neither ${request.refundedBefore} (refund not made) nor ${request.refundedBefore + request.amount} (made)`);
   }
 
   async lookup({ idempotencyKey }: LookupRequest): Promise<AuthorizeResult | 'pending' | null> {

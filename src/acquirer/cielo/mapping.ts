@@ -95,3 +95,19 @@ export function mapDeclineCode(code: string, environment: 'production' | 'sandbo
   const key = code.trim().toUpperCase();
   return (environment === 'sandbox' ? SANDBOX_CODES[key] : undefined) ?? ABECS_CODES[key] ?? '05';
 }
+
+/**
+ * A void's `ReturnCode` (Cielo's cancellation return codes), partial or full: `done` (0 a
+ * partial void approved, 9 a full one), `unknown` (5 "posting error, check the transaction
+ * status", 10 "a pending request with the same information already exists": the sale is read
+ * before anything is concluded), and anything else refused (43 and 56 "insufficient balance in
+ * the schedule", 51 "more than the sale", 57 "processing failure"...), with Cielo's message.
+ */
+export type VoidAnswer = 'done' | 'unknown';
+export const CIELO_VOID_CODES: Record<string, VoidAnswer> = {
+  '0': 'done',
+  '00': 'done',
+  '9': 'done',
+  '5': 'unknown',
+  '10': 'unknown',
+};

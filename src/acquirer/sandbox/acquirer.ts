@@ -3,7 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, ReturnCode } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
 import { NsuSequence } from './nsu.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
@@ -37,6 +37,7 @@ function authorizationCode(): string {
 }
 
 type LedgerRow = Selectable<SandboxAcquirerLedgerTable>;
+type LedgerAnswer = Pick<LedgerRow, 'outcome' | 'return_code' | 'return_message'>;
 
 export class SandboxAcquirer implements Acquirer {
   async settleWindowMs(): Promise<number> {
@@ -84,25 +85,26 @@ export class SandboxAcquirer implements Acquirer {
    * the first answer recorded is the answer).
    */
   private async keepFirst(key: string, merchantId: string, amount: number, result: AuthorizeResult): Promise<AuthorizeResult> {
+    const inserted = await this.insertFirst(key, merchantId, amount, {
+      outcome: result.outcome,
+      return_code: result.returnCode,
+      return_message: result.returnMessage,
+      authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
+      nsu: result.outcome === 'failed' ? null : result.nsu,
+      acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+    });
+    return inserted ? result : toResult((await this.find(key))!);
+  }
+
+  /** The ledger's insert-if-absent under a key: true when this answer is the one recorded. */
+  private async insertFirst(key: string, merchantId: string, amount: number, answer: Pick<LedgerRow, 'outcome' | 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>): Promise<boolean> {
     const inserted = await this.database.db
       .insertInto('sandbox_acquirer_ledger')
-      .values({
-        idempotency_key: key,
-        merchant_id: merchantId,
-        amount,
-        outcome: result.outcome,
-        return_code: result.returnCode,
-        return_message: result.returnMessage,
-        authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
-        nsu: result.outcome === 'failed' ? null : result.nsu,
-        acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
-        canceled_at: null,
-        created_at: this.clock.wallNow().toISOString(),
-      })
+      .values({ idempotency_key: key, merchant_id: merchantId, amount, ...answer, canceled_at: null, created_at: this.clock.wallNow().toISOString() })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
       .returning('idempotency_key')
       .executeTakeFirst();
-    return inserted ? result : toResult((await this.find(key))!);
+    return inserted !== undefined;
   }
 
   async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {
@@ -124,6 +126,54 @@ export class SandboxAcquirer implements Acquirer {
     return row ? toResult(row) : null;
   }
 
+  /**
+   * A refund of a sale this acquirer approved, recorded under the refund's own key like an
+   * authorization: the first answer under a key stands, so a refund sent again (a retry, a
+   * recovery) is never made twice. What is left of a sale is its amount less the refunds
+   * recorded against its reference; a cancelled sale has nothing left.
+   */
+  async refund(request: RefundRequest, { idempotencyKey }: CallContext): Promise<RefundResult> {
+    const key = refundKey(request, idempotencyKey);
+    const known = await this.find(key);
+    if (known) return toRefundResult(known);
+    const refusal = await this.refusalOf(request);
+    const answer: LedgerAnswer = refusal === null ? { outcome: 'refunded', return_code: '00', return_message: 'Refunded' } : { outcome: 'failed', return_code: '96', return_message: refusal };
+    const inserted = await this.insertFirst(key, request.merchantId, request.amount, { ...answer, authorization_code: null, nsu: null, acquirer_reference: request.acquirerReference });
+    return inserted ? toRefundResult(answer) : toRefundResult((await this.find(key))!);
+  }
+
+  async lookupRefund(request: RefundRequest, { idempotencyKey }: CallContext): Promise<RefundResult | null> {
+    const row = await this.find(refundKey(request, idempotencyKey));
+    return row ? toRefundResult(row) : null;
+  }
+
+  /** A refund key closed unanswered: a refund arriving later under it is refused. */
+  async closeRefund(request: RefundRequest, { idempotencyKey }: CallContext, returnMessage: string): Promise<RefundResult> {
+    const key = refundKey(request, idempotencyKey);
+    const failed: LedgerAnswer & Pick<LedgerRow, 'authorization_code' | 'nsu' | 'acquirer_reference'> = { outcome: 'failed', return_code: '96', return_message: returnMessage, authorization_code: null, nsu: null, acquirer_reference: request.acquirerReference };
+    if (await this.insertFirst(key, request.merchantId, request.amount, failed)) return toRefundResult(failed);
+    return toRefundResult((await this.find(key))!);
+  }
+
+  /** Why the sale cannot give back `amount`, or null when it can. */
+  private async refusalOf(request: RefundRequest): Promise<string | null> {
+    const reference = request.acquirerReference;
+    const sale = reference.startsWith(SANDBOX_REFERENCE_PREFIX) ? await this.find(reference.slice(SANDBOX_REFERENCE_PREFIX.length)) : undefined;
+    if (!sale || sale.outcome !== 'approved') return 'Not an approved authorization';
+    if (sale.canceled_at !== null) return 'The sale was cancelled';
+    // The sale's refunds are one range of the ledger's primary key (see refundKey): no index of its own.
+    const prefix = refundKey(request, '');
+    const refunded = await this.database.db
+      .selectFrom('sandbox_acquirer_ledger')
+      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'))
+      .where('idempotency_key', '>=', prefix)
+      .where('idempotency_key', '<', `${prefix.slice(0, -1)};`)
+      .where('outcome', '=', 'refunded')
+      .executeTakeFirstOrThrow();
+    const left = Number(sale.amount) - Number(refunded.total);
+    return request.amount > left ? `The refund (${request.amount}) is more than what is left of the sale (${left})` : null;
+  }
+
   /** Authorizations recorded under a key (0 or 1), for tests and the crash soak. */
   async ledgerCount(idempotencyKey: string): Promise<number> {
     return (await this.find(idempotencyKey)) ? 1 : 0;
@@ -132,6 +182,16 @@ export class SandboxAcquirer implements Acquirer {
   private find(key: string): Promise<LedgerRow | undefined> {
     return this.database.db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
   }
+}
+
+/**
+ * Refunds share the ledger with authorizations under keys of their own, `refund:<sale key>:<refund id>`,
+ * so that a sale's refunds sort together in the primary key (`:` then `;` bound the range).
+ */
+const refundKey = (request: RefundRequest, refundId: string) => `refund:${request.acquirerReference.slice(SANDBOX_REFERENCE_PREFIX.length)}:${refundId}`;
+
+function toRefundResult(row: Pick<LedgerRow, 'outcome' | 'return_message'>): RefundResult {
+  return row.outcome === 'refunded' ? { outcome: 'refunded' } : { outcome: 'failed', returnMessage: row.return_message };
 }
 
 function resultFor(code: ReturnCode, key: string, nsu: () => string): AuthorizeResult {

@@ -31,6 +31,7 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
     referenceTransaction: row.reference_transaction,
     antiFraud: { decision: row.antifraud_decision, score: row.antifraud_score },
     splits: JSON.parse(row.splits) as StoredSplit[],
+    refundedAmount: Number(row.refunded_amount),
     createdAt: row.created_at,
   };
 }
@@ -107,5 +108,6 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     created_at: p.at,
     updated_at: p.at,
     acquirer_sent_at: rejected ? null : p.sentAt,
+    refunded_amount: 0,
   };
 }

@@ -26,11 +26,26 @@ export const paymentsRepository = {
       .execute();
   },
 
-  /** A merchant's payment; another merchant's id is simply not found (404, no existence leak). */
-  async find(db: Executor, paymentId: string, merchantId?: string): Promise<PaymentRow | undefined> {
+  /**
+   * A merchant's payment; another merchant's id is simply not found (404, no existence leak).
+   * `lock` (PostgreSQL, in a transaction): held until its end, so that two refunds of one payment
+   * are decided one after the other.
+   */
+  async find(db: Executor, paymentId: string, merchantId?: string, options: { lock?: boolean } = {}): Promise<PaymentRow | undefined> {
     let query = db.selectFrom('payments').selectAll().where('payment_id', '=', paymentId);
     if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
+    if (options.lock) query = query.forUpdate();
     return query.executeTakeFirst();
+  },
+
+  /** Adds a refund the acquirer made to the payment's refunded amount; answers the payment as it is now. */
+  async addRefunded(db: Executor, paymentId: string, amount: number, at: string): Promise<PaymentRow> {
+    return db
+      .updateTable('payments')
+      .set((eb) => ({ refunded_amount: eb('refunded_amount', '+', amount), updated_at: at }))
+      .where('payment_id', '=', paymentId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
   },
 
   /**

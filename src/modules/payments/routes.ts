@@ -2,7 +2,9 @@ import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
 import { cancelPaymentRoute } from './routes/cancel-payment.js';
 import { createPaymentRoute } from './routes/create-payment.js';
+import { createRefundRoute } from './routes/create-refund.js';
 import { getPaymentRoute } from './routes/get-payment.js';
+import { listRefundsRoute } from './routes/list-refunds.js';
 import { reviewPaymentRoute } from './routes/review-payment.js';
 
 export function registerPaymentRoutes(app: App, ctx: AppContext): void {
@@ -10,4 +12,6 @@ export function registerPaymentRoutes(app: App, ctx: AppContext): void {
   getPaymentRoute(app, ctx);
   cancelPaymentRoute(app, ctx);
   reviewPaymentRoute(app, ctx);
+  createRefundRoute(app, ctx);
+  listRefundsRoute(app, ctx);
 }

@@ -74,8 +74,29 @@ export const PaymentResult = Type.Object({
   splits: Type.Array(
     Type.Object({ documentNumberBeneficiary: Type.String(), type: Type.String(), percent: Type.Number(), amount: Type.Integer() }),
   ),
+  refundedAmount: Type.Integer({ description: 'Cents refunded so far; refunded in full, the payment is Canceled' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type PaymentResult = Static<typeof PaymentResult>;
 
 export const PaymentIdParams = Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 36 }) });
+
+export const RefundBody = Type.Object({
+  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Cents to refund; by default what is left of the payment' })),
+});
+export type RefundBody = Static<typeof RefundBody>;
+
+export const RefundResult = Type.Object({
+  refundId: Type.String(),
+  paymentId: Type.String(),
+  amount: Type.Integer({ description: 'Cents' }),
+  status: Type.Union(['Succeeded', 'Pending', 'Failed'].map((s) => Type.Literal(s)), {
+    description: 'Pending: the acquirer\'s answer was lost; it is resolved from the acquirer\'s record (GET the list, or wait for payment.refunded or refund.failed)',
+  }),
+  returnMessage: Type.Union([Type.String(), Type.Null()], { description: 'Why a Failed refund failed (nothing was refunded)' }),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+export type RefundResult = Static<typeof RefundResult>;
+
+export const RefundList = Type.Object({ items: Type.Array(RefundResult) });
+export type RefundList = Static<typeof RefundList>;

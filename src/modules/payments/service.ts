@@ -9,6 +9,8 @@ import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, u
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { PaymentReadModels } from './read-models.js';
+import { refundsRepository } from './refund-repository.js';
+import { REFUND_RECOVER_JOB, Refunds } from './refunds.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
@@ -42,6 +44,8 @@ export class PaymentService {
   readonly authorizations: Authorizations;
   /** What the dashboard and the payment links read. */
   readonly reads: PaymentReadModels;
+  /** Partial and full refunds of captured payments (./refunds.ts). */
+  readonly refunds: Refunds;
 
   constructor(
     private readonly ctx: PaymentDeps,
@@ -49,6 +53,7 @@ export class PaymentService {
   ) {
     this.authorizations = new Authorizations(ctx, acquirer);
     this.reads = new PaymentReadModels(ctx.database);
+    this.refunds = new Refunds(ctx, acquirer);
   }
 
   /**
@@ -170,10 +175,14 @@ export class PaymentService {
     if (row.status !== 'Authorized' && row.status !== 'Blocked') {
       throw conflict(`A payment in status ${row.status} cannot be cancelled; only Authorized or Blocked ones can.`);
     }
+    // A refund in flight is part of the sale's refunded total the acquirer will show: voiding the rest now could not be told apart from it.
+    const pending = await refundsRepository.pendingOf(ctx.database.db, paymentId);
+    if (pending) throw conflict(`Refund ${pending.refund_id} of this payment is still waiting for the acquirer's answer; cancel once it is settled.`);
     let result;
     try {
       result = await this.acquirer.cancel(
-        { merchantId: row.merchant_id, acquirerReference: row.acquirer_reference!, amount: Number(row.amount) },
+        // What is left of the sale after its refunds.
+        { merchantId: row.merchant_id, acquirerReference: row.acquirer_reference!, amount: Number(row.amount) - Number(row.refunded_amount) },
         { idempotencyKey: `cancel:${paymentId}` },
       );
     } catch (error) {
@@ -209,12 +218,19 @@ export class PaymentService {
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
-    return { payment_events: await sandboxDelete(executor, 'payment_events', merchantId), payments: await sandboxDelete(executor, 'payments', merchantId) };
+    return {
+      payment_events: await sandboxDelete(executor, 'payment_events', merchantId),
+      payment_refunds: await sandboxDelete(executor, 'payment_refunds', merchantId),
+      payments: await sandboxDelete(executor, 'payments', merchantId),
+    };
   }
 
-  /** The recovery job (src/context.ts registers it). */
+  /** The recovery jobs of payments and refunds (src/context.ts registers them). */
   jobs(): JobDefinition[] {
-    // Keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
-    return [{ kind: RECOVER_JOB, handler: async ({ paymentId }: { paymentId: string }) => this.recover(paymentId), maxAttempts: 100 }];
+    // Each keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
+    return [
+      { kind: RECOVER_JOB, handler: async ({ paymentId }: { paymentId: string }) => this.recover(paymentId), maxAttempts: 100 },
+      { kind: REFUND_RECOVER_JOB, handler: async ({ refundId }: { refundId: string }) => this.refunds.recover(refundId), maxAttempts: 100 },
+    ];
   }
 }

@@ -119,17 +119,55 @@ export const receivablesRepository = {
     await db.updateTable('receivables').set({ installment_status: 'A' }).where('source_id', '=', sourceId).where('installment_status', '=', 'B').execute();
   },
 
-  /** Cancels a sale's installments not cancelled yet; answers them as they were before (their notifications need the old status). */
+  /**
+   * Cancels a sale's installments not cancelled yet; answers them as they were before (their
+   * notifications need the old status). A refund's debit (installment 0) is money the merchant
+   * owes whatever becomes of the sale: it stays.
+   */
   async cancel(db: Executor, sourceId: string): Promise<InstallmentChange[]> {
     const before = await db
       .selectFrom('receivables')
       .select([...INSTALLMENT_CHANGE, 'installment_status', 'received_status'])
       .where('source_id', '=', sourceId)
       .where('installment_status', '!=', 'C')
+      .where('installment_number', '>', 0)
       .orderBy('installment_number')
       .execute();
-    if (before.length > 0) await db.updateTable('receivables').set({ installment_status: 'C' }).where('source_id', '=', sourceId).execute();
+    if (before.length > 0) await db.updateTable('receivables').set({ installment_status: 'C' }).where('source_id', '=', sourceId).where('installment_number', '>', 0).execute();
     return before;
+  },
+
+  /** A sale's installments (not its debits), locked on PostgreSQL against a concurrent sweep while a refund reduces them. */
+  async installmentsOf(db: Executor, sourceId: string, lock: boolean): Promise<ReceivableRow[]> {
+    let q = db.selectFrom('receivables').selectAll().where('source_id', '=', sourceId).where('installment_number', '>', 0).orderBy('installment_number');
+    if (lock) q = q.forUpdate();
+    return q.execute();
+  },
+
+  /** An open installment's figures after a refund; false when it was received or cancelled meanwhile. */
+  async reduce(db: Executor, id: number, fields: Pick<ReceivableRow, 'installment_value' | 'mdr_value' | 'prepayment_value' | 'received_value'>): Promise<boolean> {
+    const r = await db.updateTable('receivables').set(fields).where('id', '=', id).where('received_status', '=', 'A').where('installment_status', '!=', 'C').executeTakeFirst();
+    return Number(r.numUpdatedRows) === 1;
+  },
+
+  /**
+   * The first day after `date` on which the account has an open approved receivable (where a
+   * refund's debit is taken), or undefined. One range of receivables_open_idx: receipt_date is
+   * expected_date while open, and the status conditions are literals so the planner may use that
+   * partial index.
+   */
+  async nextOpenDate(db: Executor, account: number, date: string): Promise<string | undefined> {
+    const row = await db
+      .selectFrom('receivables')
+      .select('receipt_date')
+      .where('account_number', '=', account)
+      .where('receipt_date', '>', date)
+      .where(sql.ref('received_status'), '=', sql.lit('A'))
+      .where(sql.ref('installment_status'), '=', sql.lit('A'))
+      .orderBy('receipt_date')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.receipt_date;
   },
 
   /** Ids of open, approved installments due by `date`, oldest first (the sweep's batches). */

@@ -14,6 +14,7 @@ import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './outlook.js';
+import { refundReceivables } from './refunds.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -124,6 +125,16 @@ export class SettlementService {
     }
   }
 
+  /**
+   * A card payment's refund that the acquirer made, in the transaction that records it: its
+   * receivables are reduced, or debited beyond what is left open (./refunds.ts). Called before
+   * the payment moves to Canceled when the refund completes it (whose cancel keeps the debits).
+   */
+  async onPaymentRefund(trx: Executor, payment: Pick<PaymentRow, 'payment_id' | 'account_number'>, amountCents: number): Promise<void> {
+    const deps = { lock: this.database.dialect === 'postgres', today: this.today(), scheduleSweep: (t: Executor, date: string) => this.scheduleSweep(t, date) };
+    await refundReceivables(trx, deps, payment, BigInt(amountCents));
+  }
+
   async recordSale(trx: Executor, sale: Sale): Promise<void> {
     const rows = buildReceivables(sale, await this.pricing.get(trx, sale.merchantId));
     await receivablesRepository.insert(trx, rows);
@@ -148,7 +159,9 @@ export class SettlementService {
 
   /** Marks installments received; a card payment whose installments are all received becomes Paid (event row). */
   private async settle(trx: Executor, ids: number[], today: string): Promise<void> {
-    const received = await receivablesRepository.markReceived(trx, ids, today);
+    const all = await receivablesRepository.markReceived(trx, ids, today);
+    // A refund's debit (installment 0) is settled with the day's receipts but is no installment: no InstallmentStatus of its own.
+    const received = all.filter((r) => r.installment_number > 0);
     const at = this.clock.now().toISOString();
     // Each installment's InstallmentStatus first, then the payment's Paid when it was the last one.
     await recordNotifications(

@@ -20,6 +20,8 @@ export const EVENT_TYPES = [
   'payment.paid',
   'payment.installment_paid',
   'payment.installment_canceled',
+  'payment.refunded',
+  'refund.failed',
   'billing.opened',
   'billing.paid',
   'billing.denied',

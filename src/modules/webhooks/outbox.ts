@@ -63,6 +63,8 @@ export interface PaymentCallback {
   status: string;
   referenceTransaction: string | null;
   amount: number;
+  /** Set by a refund (the status may not have changed): the cents refunded so far. */
+  refundedAmount?: number;
   at: string;
 }
 
@@ -126,7 +128,7 @@ async function writeNotifications(
     }
   }
   for (const c of callbacks) {
-    const payload = { paymentId: c.paymentId, status: c.status, referenceTransaction: c.referenceTransaction, amount: c.amount, moment: c.at };
+    const payload = { paymentId: c.paymentId, status: c.status, referenceTransaction: c.referenceTransaction, amount: c.amount, ...(c.refundedAmount === undefined ? {} : { refundedAmount: c.refundedAmount }), moment: c.at };
     rows.push(newNotification(c.merchantId, c.accountNumber, 'callback', 'PaymentStatus', payload, c.url, c.at));
   }
   if (rows.length === 0) return;
