@@ -403,6 +403,28 @@ describe('Cielo stand-in', () => {
       await sell();
     });
 
+    it('voidDropAfterRecord applies a partial void and closes unanswered (VoidedAmount shows it); voidDropBeforeRecord applies nothing', async () => {
+      const sale = await sell({ amount: 10000 });
+      const voidPart = (amount: number) => api(`/1/sales/${sale.PaymentId}/void?amount=${amount}`, { method: 'PUT' });
+      await control('faults', 'POST', { voidDropAfterRecord: 1 });
+      await expect(voidPart(3000)).rejects.toThrow();
+      expect((await read(await query(`/1/sales/${sale.PaymentId}`))).Payment).toMatchObject({ Status: 2, VoidedAmount: 3000 });
+      await control('faults', 'POST', { voidDropBeforeRecord: 1 });
+      await expect(voidPart(2000)).rejects.toThrow();
+      expect(cielo.sales()[0]).toMatchObject({ Status: 2, VoidedAmount: 3000 });
+      // Every attempt is counted, answered or not; sales are untouched by void faults.
+      expect((await stats()).requests.void).toBe(2);
+      expect(await (await voidPart(7000)).json()).toMatchObject({ Status: 10, ReturnCode: '9' });
+    });
+
+    it('voidHang: applies the void and keeps the socket open without answering', async () => {
+      const sale = await sell({ amount: 10000 });
+      await control('faults', 'POST', { voidHang: 1 });
+      const hung = fetch(`${cielo.apiUrl}/1/sales/${sale.PaymentId}/void?amount=2500`, { method: 'PUT', headers: AUTH, signal: AbortSignal.timeout(200) });
+      await expect(hung).rejects.toThrow();
+      expect(cielo.sales()[0]).toMatchObject({ Status: 2, VoidedAmount: 2500 });
+    });
+
     it('refuses an unknown or mistyped fault', async () => {
       expect((await control('faults', 'POST', { dropAfter: 1 })).status).toBe(400);
       expect((await control('faults', 'POST', { down: 'yes' })).status).toBe(400);

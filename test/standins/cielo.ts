@@ -50,7 +50,7 @@ export interface CieloStandInOptions {
   random?: () => number;
 }
 
-/** What can go wrong, set with `setFaults` or `POST /__standin/faults`. Counters count sales (`POST /1/sales`) down. */
+/** What can go wrong, set with `setFaults` or `POST /__standin/faults`. Counters count sales (`POST /1/sales`) down, the `void*` ones voids. */
 export interface CieloFaults {
   /** Every API and query answer waits this long before being written. */
   latencyMs: number;
@@ -68,6 +68,12 @@ export interface CieloFaults {
   queryDown: boolean;
   /** The next N sales are recorded and never answered; the socket stays open until `stop()`. */
   hang: number;
+  /** The next N voids (full or partial) are applied, then their sockets destroyed unanswered (Cielo refunded, we never heard). */
+  voidDropAfterRecord: number;
+  /** The next N voids have their sockets destroyed unanswered; nothing is applied. */
+  voidDropBeforeRecord: number;
+  /** The next N voids are applied and never answered; the socket stays open until `stop()`. */
+  voidHang: number;
 }
 
 /** A forced result: for one card number (every sale with it, or its next `next`), or for the next `next` sales. */
@@ -133,8 +139,11 @@ const NO_FAULTS: Omit<CieloFaults, 'latencyMs'> = {
   fail5xxBeforeRecord: 0,
   queryDown: false,
   hang: 0,
+  voidDropAfterRecord: 0,
+  voidDropBeforeRecord: 0,
+  voidHang: 0,
 };
-const COUNTED_FAULTS = ['dropAfterRecord', 'dropBeforeRecord', 'fail5xxAfterRecord', 'fail5xxBeforeRecord', 'hang'] as const;
+const COUNTED_FAULTS = ['dropAfterRecord', 'dropBeforeRecord', 'fail5xxAfterRecord', 'fail5xxBeforeRecord', 'hang', 'voidDropAfterRecord', 'voidDropBeforeRecord', 'voidHang'] as const;
 const MAX_BODY_BYTES = 64 * 1024;
 const MAX_LOGGED_REQUESTS = 10_000;
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -280,7 +289,7 @@ export class CieloStandIn {
         case 'sale':
           return await this.createSale(req, res, requestId);
         case 'void':
-          return await this.voidSale(res, route.paymentId, url);
+          return await this.voidSale(req, res, route.paymentId, url);
         case 'capture':
           return await this.captureSale(res, route.paymentId, url);
         case 'get': {
@@ -358,7 +367,8 @@ export class CieloStandIn {
   }
 
   /** Full void when `amount` is absent or 0 (Cielo's rule); partial ones only on a captured sale, until nothing is left. */
-  private async voidSale(res: http.ServerResponse, paymentId: string, url: URL): Promise<void> {
+  private async voidSale(req: http.IncomingMessage, res: http.ServerResponse, paymentId: string, url: URL): Promise<void> {
+    if (this.take('voidDropBeforeRecord')) return this.drop(req);
     const sale = this.salesById.get(paymentId.toLowerCase());
     if (!sale) return this.answer(res, 404);
     const amount = amountParam(url);
@@ -378,6 +388,8 @@ export class CieloStandIn {
     sale.voidedDate = now;
     const full = sale.voidedAmount === voidable;
     if (full) sale.status = STATUS.voided;
+    if (this.take('voidDropAfterRecord')) return this.drop(req);
+    if (this.take('voidHang')) return; // applied, never answered: stop() closes the socket
     // A void that leaves money on the sale keeps it PaymentConfirmed (2) and answers ReturnCode 0; the last one 10 and 9.
     return this.answer(res, 200, operationBody(sale, full ? '9' : '0', this));
   }
