@@ -512,6 +512,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gateway/v1/payments/{paymentId}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a card payment's refunds
+         * @description Every refund of the payment, oldest first, with its status (a Pending one settles to Succeeded or Failed).
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        /**
+         * Refund a card payment, in part or in full
+         * @description Refunds `amount` cents (by default what is left) of an Authorized or Paid payment; several partial refunds may follow each other up to the amount, one at a time. 201 with the refund: Succeeded, Failed (with returnMessage; nothing refunded) or Pending (the acquirer's answer was lost: it is resolved from the acquirer's record, never sent again). Refunded in full, the payment becomes Canceled. 400 (tag amount) for more than what is left; 409 (tag status) for a payment in another status or while a refund of it is Pending; in both cases nothing is sent or written. Accepts an Idempotency-Key header.
+         */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/v1/paymentlink": {
         parameters: {
             query?: never;
@@ -3421,6 +3445,8 @@ export interface operations {
                             percent: number;
                             amount: number;
                         }[];
+                        /** @description Cents refunded so far; refunded in full, the payment is Canceled */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3540,6 +3566,8 @@ export interface operations {
                             percent: number;
                             amount: number;
                         }[];
+                        /** @description Cents refunded so far; refunded in full, the payment is Canceled */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3635,6 +3663,8 @@ export interface operations {
                             percent: number;
                             amount: number;
                         }[];
+                        /** @description Cents refunded so far; refunded in full, the payment is Canceled */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3748,6 +3778,8 @@ export interface operations {
                             percent: number;
                             amount: number;
                         }[];
+                        /** @description Cents refunded so far; refunded in full, the payment is Canceled */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -3803,6 +3835,189 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            refundId: string;
+                            paymentId: string;
+                            /** @description Cents */
+                            amount: number;
+                            /** @description Pending: the acquirer's answer was lost; it is resolved from the acquirer's record (GET the list, or wait for payment.refunded or refund.failed) */
+                            status: "Succeeded" | "Pending" | "Failed";
+                            /** @description Why a Failed refund failed (nothing was refunded) */
+                            returnMessage: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Cents to refund; by default what is left of the payment */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        refundId: string;
+                        paymentId: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description Pending: the acquirer's answer was lost; it is resolved from the acquirer's record (GET the list, or wait for payment.refunded or refund.failed) */
+                        status: "Succeeded" | "Pending" | "Failed";
+                        /** @description Why a Failed refund failed (nothing was refunded) */
+                        returnMessage: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4509,6 +4724,7 @@ export interface operations {
                             cardName: string;
                             codAuth: string;
                             nsu: string;
+                            /** @description 0 for a refund's debit (receivedType D) */
                             installmentNumber: number;
                             installmentsCount: number;
                             /** @description decimal 10,4 */
@@ -4538,7 +4754,7 @@ export interface operations {
                             /** Format: date-time */
                             receivedDateForeast: string;
                             receivedDateEffective: string | null;
-                            /** @description R regular, A one-off prepayment, E automatic prepayment */
+                            /** @description R regular, A one-off prepayment, E automatic prepayment; D (extension) a refund's debit against the next receivables, negative values */
                             receivedType: string;
                             /** @description A open, P paid */
                             receivedStatus: string;
@@ -4649,6 +4865,7 @@ export interface operations {
                         cardName: string;
                         codAuth: string;
                         nsu: string;
+                        /** @description 0 for a refund's debit (receivedType D) */
                         installmentNumber: number;
                         installmentsCount: number;
                         /** @description decimal 10,4 */
@@ -4678,7 +4895,7 @@ export interface operations {
                         /** Format: date-time */
                         receivedDateForeast: string;
                         receivedDateEffective: string | null;
-                        /** @description R regular, A one-off prepayment, E automatic prepayment */
+                        /** @description R regular, A one-off prepayment, E automatic prepayment; D (extension) a refund's debit against the next receivables, negative values */
                         receivedType: string;
                         /** @description A open, P paid */
                         receivedStatus: string;
@@ -4770,6 +4987,7 @@ export interface operations {
                         cardName: string;
                         codAuth: string;
                         nsu: string;
+                        /** @description 0 for a refund's debit (receivedType D) */
                         installmentNumber: number;
                         installmentsCount: number;
                         /** @description decimal 10,4 */
@@ -4799,7 +5017,7 @@ export interface operations {
                         /** Format: date-time */
                         receivedDateForeast: string;
                         receivedDateEffective: string | null;
-                        /** @description R regular, A one-off prepayment, E automatic prepayment */
+                        /** @description R regular, A one-off prepayment, E automatic prepayment; D (extension) a refund's debit against the next receivables, negative values */
                         receivedType: string;
                         /** @description A open, P paid */
                         receivedStatus: string;
@@ -4985,6 +5203,7 @@ export interface operations {
                         cardName: string;
                         codAuth: string;
                         nsu: string;
+                        /** @description 0 for a refund's debit (receivedType D) */
                         installmentNumber: number;
                         installmentsCount: number;
                         /** @description decimal 10,4 */
@@ -5014,7 +5233,7 @@ export interface operations {
                         /** Format: date-time */
                         receivedDateForeast: string;
                         receivedDateEffective: string | null;
-                        /** @description R regular, A one-off prepayment, E automatic prepayment */
+                        /** @description R regular, A one-off prepayment, E automatic prepayment; D (extension) a refund's debit against the next receivables, negative values */
                         receivedType: string;
                         /** @description A open, P paid */
                         receivedStatus: string;
@@ -5118,6 +5337,7 @@ export interface operations {
                         cardName: string;
                         codAuth: string;
                         nsu: string;
+                        /** @description 0 for a refund's debit (receivedType D) */
                         installmentNumber: number;
                         installmentsCount: number;
                         /** @description decimal 10,4 */
@@ -5147,7 +5367,7 @@ export interface operations {
                         /** Format: date-time */
                         receivedDateForeast: string;
                         receivedDateEffective: string | null;
-                        /** @description R regular, A one-off prepayment, E automatic prepayment */
+                        /** @description R regular, A one-off prepayment, E automatic prepayment; D (extension) a refund's debit against the next receivables, negative values */
                         receivedType: string;
                         /** @description A open, P paid */
                         receivedStatus: string;

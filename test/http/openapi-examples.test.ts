@@ -37,6 +37,7 @@ describe(`the OpenAPI examples are accepted by the sandbox (${testDialect})`, ()
   const WITHOUT_EXAMPLE: Record<string, string> = {
     payPaymentLink: 'encryptedCard is sealed with this server\'s public key: the checkout page builds it',
     reviewPayment: 'needs a payment held for review; its two values are in the schema',
+    createRefund: 'needs a captured payment of the caller; its one field, amount, is optional',
     setAcquirerConnection: "a merchant's real Cielo credentials",
     applyBankSlipReturns: 'a bank return file (text/plain), made by GET /sandbox/bankslips/returns',
     sandboxPayPixCharge: 'the body is optional',
