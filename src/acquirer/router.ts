@@ -83,8 +83,8 @@ export class AcquirerRouter implements Acquirer {
 
   async lookupRefund(request: RefundRequest, context: CallContext): Promise<RefundResult | null> {
     const target = await this.saleAcquirer(request);
-    // No connector can hold a refund of this sale: it was never made.
-    if ('failed' in target) return null;
+    // The sale's connector cannot be asked now (its connection removed): that is no answer, never "not made".
+    if ('failed' in target) throw new AcquirerUnavailable(true, target.failed);
     return this.timed(target.acquirer, 'lookup_refund', () => target.acquirer.lookupRefund(request, context), lookupRefundOutcome);
   }
 

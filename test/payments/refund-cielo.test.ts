@@ -119,6 +119,18 @@ describe(`refunds through Cielo (${testDialect})`, () => {
     expect(sale(paymentId).VoidedAmount).toBe(2000);
   });
 
+  it('a VoidedAmount that tells neither way (a void made in Cielo\'s back office meanwhile) leaves the refund Pending, never guessed', async () => {
+    const { paymentId } = await pay(10000);
+    cielo.setFaults({ voidDropBeforeRecord: 1 });
+    const pending = await refund(paymentId, 2000);
+    expect(pending.status).toBe('Pending');
+    const res = await fetch(`${cielo.apiUrl}/1/sales/${sale(paymentId).PaymentId}/void?amount=500`, { method: 'PUT', headers: { MerchantId: STANDIN_MERCHANT_ID, MerchantKey: STANDIN_MERCHANT_KEY } });
+    expect(res.status).toBe(200);
+    await recoverLater();
+    expect(await list(paymentId)).toEqual([pending]);
+    expect(await payment(paymentId)).toMatchObject({ refundedAmount: 0 });
+  });
+
   it("Cielo's refusal is a Failed refund with its reason; nothing changes", async () => {
     const { paymentId } = await pay(5000);
     // Voided in Cielo's back office, behind the gateway's back.

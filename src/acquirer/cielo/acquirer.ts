@@ -127,9 +127,9 @@ export class CieloAcquirer implements Acquirer {
 
   /**
    * Reads the sale's refunded total (VoidedAmount): this refund was made when it covers what was
-   * refunded before plus this amount, and was not when it is still what was refunded before.
-   * Anything else (a void made elsewhere, in Cielo's back office) cannot be told apart: it is
-   * reported as no answer, so the refund stays Pending for an operator rather than be guessed.
+   * refunded before plus this amount, and was not when it is exactly what was refunded before.
+   * Anything else (a query lagging behind, a void made in Cielo's back office) cannot be told
+   * apart: it is reported as no answer, so the refund stays Pending rather than be guessed.
    */
   async lookupRefund(request: RefundRequest, _context: CallContext): Promise<RefundResult | null> {
     const paymentId = request.acquirerReference.slice(CIELO_REFERENCE_PREFIX.length);
@@ -138,7 +138,8 @@ export class CieloAcquirer implements Acquirer {
     const full = sale.CapturedAmount ?? sale.Amount ?? 0;
     const voided = sale.VoidedAmount ?? (CIELO_STATUS[Number(sale.Status)] === 'voided' ? full : 0);
     if (voided >= request.refundedBefore + request.amount) return { outcome: 'refunded' };
-    if (voided <= request.refundedBefore) return null;
+    if (voided === request.refundedBefore) return null;
+    // Below what was refunded before: a query that has not caught up yet. In between: not ours to guess.
     throw new AcquirerUnavailable(true, `Cielo's VoidedAmount ${voided} is neither ${request.refundedBefore} (refund not made) nor ${request.refundedBefore + request.amount} (made)`);
   }
 
