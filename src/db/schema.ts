@@ -547,6 +547,8 @@ export interface SandboxAcquirerLedgerTable {
   acquirer_reference: string | null;
   canceled_at: string | null;
   created_at: string;
+  /** An approved sale's row: the cents refunded of it so far (never past amount). */
+  refunded_amount: Generated<number>;
 }
 
 export interface AcquirerConnectionsTable {

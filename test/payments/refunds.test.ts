@@ -26,7 +26,7 @@ describe(`card refunds (${testDialect})`, () => {
   const payment = async (paymentId: string) => (await t.inject({ method: 'GET', url: `${PAY}/${paymentId}`, headers: m.headers })).json();
   /** The sandbox acquirer's refunds of a sale (its ledger keys `refund:<payment id>:<refund id>`). */
   const ledger = (paymentId: string) =>
-    t.ctx.database.db.selectFrom('sandbox_acquirer_ledger').select(['amount', 'outcome']).where('idempotency_key', 'like', `refund:${paymentId}:%`).orderBy('created_at').execute();
+    t.ctx.database.db.selectFrom('sandbox_acquirer_ledger').select(['amount', 'outcome']).where('idempotency_key', 'like', `refund:${paymentId}:%`).orderBy('created_at').orderBy('idempotency_key').execute();
   const rows = (paymentId: string) => t.ctx.database.db.selectFrom('payment_refunds').selectAll().where('payment_id', '=', paymentId).execute();
   const events = async (paymentId: string) =>
     (await t.ctx.database.db.selectFrom('payment_events').select('new_status').where('payment_id', '=', paymentId).orderBy('id').execute()).map((e) => e.new_status);
@@ -137,6 +137,24 @@ describe(`card refunds (${testDialect})`, () => {
     // Without a key, the same body is a second refund.
     expect((await refund(paymentId, { amount: 1000 })).json().status).toBe('Succeeded');
     expect(await payment(paymentId)).toMatchObject({ refundedAmount: 2000 });
+  });
+
+  it('the sandbox acquirer answers a repeated refund key with its first answer and never refunds past the sale', async () => {
+    const { paymentId } = await pay(t, m, { amount: 3000, installments: 1 });
+    const sandbox = t.ctx.acquirer.sandbox;
+    const request = { merchantId: m.merchantId, acquirerReference: `sbx_${paymentId}`, amount: 2000, refundedBefore: 0 };
+    expect(await sandbox.refund(request, { idempotencyKey: 'r1' })).toEqual({ outcome: 'refunded' });
+    expect(await sandbox.refund(request, { idempotencyKey: 'r1' })).toEqual({ outcome: 'refunded' });
+    expect(await sandbox.refund(request, { idempotencyKey: 'r2' })).toEqual({ outcome: 'failed', returnMessage: 'The refund (2000) is more than what is left of the sale (1000)' });
+    expect(await sandbox.refund({ ...request, amount: 1000 }, { idempotencyKey: 'r2' })).toMatchObject({ outcome: 'failed' });
+    expect(await sandbox.refund({ ...request, amount: 1000 }, { idempotencyKey: 'r3' })).toEqual({ outcome: 'refunded' });
+    expect(await sandbox.lookupRefund(request, { idempotencyKey: 'r1' })).toEqual({ outcome: 'refunded' });
+    expect(await sandbox.lookupRefund(request, { idempotencyKey: 'r9' })).toBeNull();
+    expect(await ledger(paymentId)).toEqual([
+      { amount: 2000, outcome: 'refunded' },
+      { amount: 2000, outcome: 'failed' },
+      { amount: 1000, outcome: 'refunded' },
+    ]);
   });
 
   it('a Paid payment refunded in part stays Paid; in full it is Canceled', async () => {

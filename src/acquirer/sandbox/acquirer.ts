@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import type { Database, Executor } from '../../db/connection.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ReturnCode } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
@@ -97,8 +97,14 @@ export class SandboxAcquirer implements Acquirer {
   }
 
   /** The ledger's insert-if-absent under a key: true when this answer is the one recorded. */
-  private async insertFirst(key: string, merchantId: string, amount: number, answer: Pick<LedgerRow, 'outcome' | 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>): Promise<boolean> {
-    const inserted = await this.database.db
+  private async insertFirst(
+    key: string,
+    merchantId: string,
+    amount: number,
+    answer: Pick<LedgerRow, 'outcome' | 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>,
+    executor: Executor = this.database.db,
+  ): Promise<boolean> {
+    const inserted = await executor
       .insertInto('sandbox_acquirer_ledger')
       .values({ idempotency_key: key, merchant_id: merchantId, amount, ...answer, canceled_at: null, created_at: this.clock.wallNow().toISOString() })
       .onConflict((oc) => oc.column('idempotency_key').doNothing())
@@ -129,17 +135,35 @@ export class SandboxAcquirer implements Acquirer {
   /**
    * A refund of a sale this acquirer approved, recorded under the refund's own key like an
    * authorization: the first answer under a key stands, so a refund sent again (a retry, a
-   * recovery) is never made twice. What is left of a sale is its amount less the refunds
-   * recorded against its reference; a cancelled sale has nothing left.
+   * recovery) is never made twice. In one transaction of the sandbox's own (what a remote
+   * acquirer's database does): the key is taken, then the refund is added to the sale's refunded
+   * total by compare-and-set (never past its amount, never on a cancelled sale), or the key
+   * records why not.
    */
   async refund(request: RefundRequest, { idempotencyKey }: CallContext): Promise<RefundResult> {
     const key = refundKey(request, idempotencyKey);
-    const known = await this.find(key);
-    if (known) return toRefundResult(known);
-    const refusal = await this.refusalOf(request);
-    const answer: LedgerAnswer = refusal === null ? { outcome: 'refunded', return_code: '00', return_message: 'Refunded' } : { outcome: 'failed', return_code: '96', return_message: refusal };
-    const inserted = await this.insertFirst(key, request.merchantId, request.amount, { ...answer, authorization_code: null, nsu: null, acquirer_reference: request.acquirerReference });
-    return inserted ? toRefundResult(answer) : toRefundResult((await this.find(key))!);
+    const saleKey = request.acquirerReference.slice(SANDBOX_REFERENCE_PREFIX.length);
+    return this.database.db.transaction().execute(async (trx) => {
+      const refunded: LedgerAnswer = { outcome: 'refunded', return_code: '00', return_message: 'Refunded' };
+      if (!(await this.insertFirst(key, request.merchantId, request.amount, { ...refunded, authorization_code: null, nsu: null, acquirer_reference: request.acquirerReference }, trx))) {
+        return toRefundResult((await this.find(key, trx))!);
+      }
+      const taken = request.acquirerReference.startsWith(SANDBOX_REFERENCE_PREFIX)
+        ? await trx
+            .updateTable('sandbox_acquirer_ledger')
+            .set((eb) => ({ refunded_amount: eb('refunded_amount', '+', request.amount) }))
+            .where('idempotency_key', '=', saleKey)
+            .where('outcome', '=', 'approved')
+            .where('canceled_at', 'is', null)
+            .where((eb) => eb(eb('refunded_amount', '+', request.amount), '<=', eb.ref('amount')))
+            .returning('idempotency_key')
+            .executeTakeFirst()
+        : undefined;
+      if (taken) return toRefundResult(refunded);
+      const refusal = await this.refusalOf(trx, saleKey, request.amount);
+      await trx.updateTable('sandbox_acquirer_ledger').set({ outcome: 'failed', return_code: '96', return_message: refusal }).where('idempotency_key', '=', key).execute();
+      return { outcome: 'failed', returnMessage: refusal };
+    });
   }
 
   async lookupRefund(request: RefundRequest, { idempotencyKey }: CallContext): Promise<RefundResult | null> {
@@ -155,23 +179,12 @@ export class SandboxAcquirer implements Acquirer {
     return toRefundResult((await this.find(key))!);
   }
 
-  /** Why the sale cannot give back `amount`, or null when it can. */
-  private async refusalOf(request: RefundRequest): Promise<string | null> {
-    const reference = request.acquirerReference;
-    const sale = reference.startsWith(SANDBOX_REFERENCE_PREFIX) ? await this.find(reference.slice(SANDBOX_REFERENCE_PREFIX.length)) : undefined;
+  /** Why the sale could not give back `amount`. */
+  private async refusalOf(executor: Executor, saleKey: string, amount: number): Promise<string> {
+    const sale = await this.find(saleKey, executor);
     if (!sale || sale.outcome !== 'approved') return 'Not an approved authorization';
     if (sale.canceled_at !== null) return 'The sale was cancelled';
-    // The sale's refunds are one range of the ledger's primary key (see refundKey): no index of its own.
-    const prefix = refundKey(request, '');
-    const refunded = await this.database.db
-      .selectFrom('sandbox_acquirer_ledger')
-      .select((eb) => eb.fn.coalesce(eb.fn.sum<number | string>('amount'), eb.lit(0)).as('total'))
-      .where('idempotency_key', '>=', prefix)
-      .where('idempotency_key', '<', `${prefix.slice(0, -1)};`)
-      .where('outcome', '=', 'refunded')
-      .executeTakeFirstOrThrow();
-    const left = Number(sale.amount) - Number(refunded.total);
-    return request.amount > left ? `The refund (${request.amount}) is more than what is left of the sale (${left})` : null;
+    return `The refund (${amount}) is more than what is left of the sale (${Number(sale.amount) - Number(sale.refunded_amount)})`;
   }
 
   /** Authorizations recorded under a key (0 or 1), for tests and the crash soak. */
@@ -179,15 +192,12 @@ export class SandboxAcquirer implements Acquirer {
     return (await this.find(idempotencyKey)) ? 1 : 0;
   }
 
-  private find(key: string): Promise<LedgerRow | undefined> {
-    return this.database.db.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
+  private find(key: string, executor: Executor = this.database.db): Promise<LedgerRow | undefined> {
+    return executor.selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).executeTakeFirst();
   }
 }
 
-/**
- * Refunds share the ledger with authorizations under keys of their own, `refund:<sale key>:<refund id>`,
- * so that a sale's refunds sort together in the primary key (`:` then `;` bound the range).
- */
+/** Refunds share the ledger with authorizations under keys of their own, `refund:<sale key>:<refund id>`. */
 const refundKey = (request: RefundRequest, refundId: string) => `refund:${request.acquirerReference.slice(SANDBOX_REFERENCE_PREFIX.length)}:${refundId}`;
 
 function toRefundResult(row: Pick<LedgerRow, 'outcome' | 'return_message'>): RefundResult {

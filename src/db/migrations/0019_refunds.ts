@@ -6,10 +6,13 @@ import { sql, type Kysely } from 'kysely';
  *   Succeeded or Failed; at most one Pending per payment (a unique partial index), because an
  *   acquirer that shows only a sale's refunded total (Cielo's VoidedAmount) can tell a lost
  *   answer apart only when one refund of the sale is in flight at a time;
- * - payments.refunded_amount: the cents refunded so far, shown as `refundedAmount`.
+ * - payments.refunded_amount: the cents refunded so far, shown as `refundedAmount`;
+ * - sandbox_acquirer_ledger.refunded_amount: what the sandbox acquirer has refunded of a sale it
+ *   approved (its refunds are ledger rows of their own, keyed `refund:<sale>:<refund id>`).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('payments').addColumn('refunded_amount', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('sandbox_acquirer_ledger').addColumn('refunded_amount', 'bigint', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema
     .createTable('payment_refunds')
     .addColumn('refund_id', 'text', (c) => c.primaryKey())
@@ -34,5 +37,6 @@ export async function up(db: Kysely<any>): Promise<void> {
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('payment_refunds').execute();
+  await db.schema.alterTable('sandbox_acquirer_ledger').dropColumn('refunded_amount').execute();
   await db.schema.alterTable('payments').dropColumn('refunded_amount').execute();
 }
