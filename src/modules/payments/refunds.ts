@@ -179,7 +179,8 @@ export class Refunds {
   async recover(refundId: string): Promise<void> {
     let resolution = await this.resolve(refundId);
     if (resolution.kind === 'unknown' && resolution.inFlight && resolution.retryInMs <= MAX_WAIT_IN_JOB_MS) {
-      await new Promise((resolve) => setTimeout(resolve, (resolution as { retryInMs: number }).retryInMs + 10));
+      const waitMs = resolution.retryInMs + 10;
+      await new Promise((resolve) => setTimeout(resolve, waitMs));
       resolution = await this.resolve(refundId);
     }
     if (resolution.kind === 'unknown') throw new RetryLater(new Date(this.ctx.clock.now().getTime() + resolution.retryInMs), resolution.why);
