@@ -16,6 +16,7 @@ import { AuthService } from './modules/auth/service.js';
 import { CardKeyService } from './modules/cards/keys.js';
 import { CardService } from './modules/cards/service.js';
 import { PaymentService } from './modules/payments/service.js';
+import { DisputeService } from './modules/disputes/service.js';
 import { PricingStore } from './modules/settlement/pricing.js';
 import { SettlementService } from './modules/settlement/service.js';
 import { PixService } from './modules/pix/service.js';
@@ -68,6 +69,8 @@ export interface AppContext {
   /** Per-merchant acquirer connections (operator API). */
   acquirerConnections: AcquirerConnections;
   payments: PaymentService;
+  /** Chargebacks of card payments: registered, answered, decided (src/modules/disputes). */
+  disputes: DisputeService;
   /** Payment links and their hosted checkout (contract section 7). */
   paymentLinks: PaymentLinkService;
   /** Plans, subscriptions, billings and the billing engine (contract section 8). */
@@ -183,6 +186,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     acquirer,
     acquirerConnections,
     payments,
+    disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
     settlement,
@@ -207,7 +211,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   });
   if (sandboxClock) {
     // Each module removes its own rows (a module owns its tables).
-    const owners = [payments, cards, ctx.recurrence, settlement, ctx.bankSlips, pix, ctx.paymentLinks, webhooks, acquirer.sandbox];
+    const owners = [payments, ctx.disputes, cards, ctx.recurrence, settlement, ctx.bankSlips, pix, ctx.paymentLinks, webhooks, acquirer.sandbox];
     ctx.sandboxReset = new SandboxResetService({ database, clock, queue, sandboxClock, owners, assertMerchant: (id) => merchants.get(id) });
   }
   return ctx;

@@ -19,6 +19,7 @@ import * as m0016 from './migrations/0016_dashboard_lists.js';
 import * as m0017 from './migrations/0017_dashboard_operator.js';
 import * as m0018 from './migrations/0018_payments_without_billing_index.js';
 import * as m0019 from './migrations/0019_refunds.js';
+import * as m0020 from './migrations/0020_disputes.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -44,6 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0017_dashboard_operator': m0017,
   '0018_payments_without_billing_index': m0018,
   '0019_refunds': m0019,
+  '0020_disputes': m0020,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -163,6 +163,49 @@ export interface PaymentsTable {
   acquirer_sent_at: string | null;
   /** Cents refunded so far (Succeeded refunds); the payment is Canceled when it reaches amount. */
   refunded_amount: Generated<number>;
+  /** The dispute open on this payment, if any: no refund or cancel meanwhile. */
+  open_dispute_id: Generated<string | null>;
+  /** Cents lost to chargebacks (disputes lost or accepted): no longer refundable. */
+  charged_back_amount: Generated<number>;
+}
+
+/** A chargeback of a card payment (disputes module). */
+export interface DisputesTable {
+  dispute_id: string;
+  payment_id: string;
+  merchant_id: string;
+  account_number: number;
+  brand: string;
+  reason_code: string;
+  amount: number;
+  respond_by: string;
+  /** NeedsResponse, UnderReview, Won, Lost, Accepted. */
+  status: string;
+  source: string;
+  created_at: string;
+  updated_at: string;
+  closed_at: string | null;
+}
+
+export interface DisputeEvidenceTable {
+  evidence_id: string;
+  dispute_id: string;
+  merchant_id: string;
+  text: string | null;
+  created_at: string;
+}
+
+export interface DisputeFilesTable {
+  file_id: string;
+  evidence_id: string;
+  dispute_id: string;
+  merchant_id: string;
+  position: number;
+  file_name: string;
+  content_type: string;
+  size_bytes: number;
+  sha256: string;
+  content_sealed: string;
 }
 
 /** A refund of a card payment, recorded Pending before it is sent under its own id (payments module). */
@@ -511,6 +554,9 @@ export interface DB {
   vault_cards: VaultCardsTable;
   payments: PaymentsTable;
   payment_refunds: PaymentRefundsTable;
+  disputes: DisputesTable;
+  dispute_evidence: DisputeEvidenceTable;
+  dispute_files: DisputeFilesTable;
   payment_events: PaymentEventsTable;
   antifraud_settings: AntifraudSettingsTable;
   antifraud_blocklist: AntifraudBlocklistTable;

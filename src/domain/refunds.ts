@@ -82,3 +82,15 @@ export function debitOf(gross: bigint, mdrRate: bigint): { installmentValue: big
   const mdr = mulDivHalfUp(gross, mdrRate, PERCENT_SCALE);
   return { installmentValue: -gross, mdrValue: -mdr, receivedValue: -(gross - mdr) };
 }
+
+/**
+ * The debit of a chargeback of `gross` (10,4): the cardholder gets the whole disputed amount
+ * back and no MDR or fee is returned (the card networks keep theirs). `forgone` is what the
+ * merchant no longer receives of the sale (its open installments, cancelled with it): that part
+ * is taken by not paying them, the rest is debited. Null when nothing is left to debit.
+ */
+export function chargebackDebitOf(gross: bigint, forgone: bigint): { installmentValue: bigint; mdrValue: bigint; receivedValue: bigint } | null {
+  if (gross <= 0n || forgone < 0n) throw new RangeError('a chargeback is of a positive amount, less what is forgone');
+  const debit = gross - forgone;
+  return debit > 0n ? { installmentValue: -debit, mdrValue: 0n, receivedValue: -debit } : null;
+}

@@ -14,6 +14,7 @@ import { registerAuthRoutes } from '../modules/auth/routes.js';
 import { registerAdminRoutes } from '../modules/merchants/routes.js';
 import { registerCardRoutes } from '../modules/cards/routes.js';
 import { registerPaymentRoutes } from '../modules/payments/routes.js';
+import { registerDisputeRoutes } from '../modules/disputes/routes.js';
 import { registerPaymentLinkRoutes } from '../modules/paymentlinks/routes.js';
 import { registerPixRoutes } from '../modules/pix/routes.js';
 import { registerSettlementRoutes } from '../modules/settlement/routes.js';
@@ -115,6 +116,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerAcquirerRoutes(app, ctx);
     registerCardRoutes(app, ctx);
     registerPaymentRoutes(app, ctx);
+    registerDisputeRoutes(app, ctx);
     registerPaymentLinkRoutes(app, ctx);
     registerSettlementRoutes(app, ctx);
     registerPixRoutes(app, ctx);

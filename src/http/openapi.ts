@@ -17,7 +17,8 @@ export function errorResponses<const S extends number[]>(...statuses: S): { [K i
 export const RESOURCE_TAGS: readonly (readonly [string, string])[] = [
   ['Authentication', 'Tokens for the gateway and integration APIs, and who a token belongs to'],
   ['Cards', 'The public key for encryptedCard, card tokens and the card vault'],
-  ['Payments', 'Card payments: authorize, read, cancel, anti-fraud review'],
+  ['Payments', 'Card payments: authorize, read, cancel, refund, anti-fraud review'],
+  ['Disputes', 'Chargebacks: registered as the acquirer reports them, answered with evidence or accepted, decided by the card network'],
   ['Payment links', 'Payment links and their hosted checkout'],
   ['Pix', 'Pix charges and their locations'],
   ['Plans', 'Recurrence plans'],

@@ -2,6 +2,7 @@ import { connectionAd } from '../acquirer/connections.js';
 import { DEMO_ACCOUNT_SETTING, DEMO_PASSWORD_AD } from '../bootstrap.js';
 import type { DB } from '../db/schema.js';
 import { cardKeyAd } from '../modules/cards/keys.js';
+import { disputeFileAd } from '../modules/disputes/service.js';
 import { sealTokenAd, sealVaultAd } from '../modules/cards/service.js';
 import { sealedAad as webhookSubscriptionAd } from '../modules/webhooks/repository.js';
 import { LOOKUP_KEY_SETTING_PREFIX, settingAd } from './keyring.js';
@@ -34,6 +35,7 @@ export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'webhook_subscriptions', key: 'account_number', column: 'secret_sealed', ad: (key) => webhookSubscriptionAd(Number(key)) },
   { table: 'webhook_subscriptions', key: 'account_number', column: 'basic_auth_sealed', ad: (key) => webhookSubscriptionAd(Number(key)) },
   { table: 'acquirer_connections', key: 'merchant_id', column: 'merchant_key_sealed', ad: connectionAd },
+  { table: 'dispute_files', key: 'file_id', column: 'content_sealed', ad: disputeFileAd },
   { table: 'settings', key: 'key', column: 'value', keyLike: `${LOOKUP_KEY_SETTING_PREFIX}%`, ad: settingAd },
   { table: 'settings', key: 'key', column: 'value', keyLike: DEMO_ACCOUNT_SETTING, jsonField: 'password', ad: () => DEMO_PASSWORD_AD },
 ];

@@ -109,5 +109,7 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     updated_at: p.at,
     acquirer_sent_at: rejected ? null : p.sentAt,
     refunded_amount: 0,
+    open_dispute_id: null,
+    charged_back_amount: 0,
   };
 }

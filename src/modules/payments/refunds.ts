@@ -6,6 +6,7 @@ import { timeOrderedUuid } from '../../ids.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import { recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';
+import { leftOf } from './disputes.js';
 import { refundsRepository, type RefundRow } from './refund-repository.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { RefundBody, RefundList, RefundResult } from './schemas.js';
@@ -45,13 +46,20 @@ export function toRefundResult(row: RefundRow): RefundResult {
  * 409 `status` for a payment that cannot be refunded now, 400 `amount` for an amount it does
  * not have left. Without an amount, what is left is refunded.
  */
-export function refundAmountOf(payment: Pick<PaymentRow, 'status' | 'amount' | 'refunded_amount'>, requested: number | undefined, pending: { refund_id: string } | undefined): number {
+export function refundAmountOf(
+  payment: Pick<PaymentRow, 'status' | 'amount' | 'refunded_amount' | 'charged_back_amount' | 'open_dispute_id'>,
+  requested: number | undefined,
+  pending: { refund_id: string } | undefined,
+): number {
   if (!REFUNDABLE.includes(payment.status)) {
     throw conflict(`A payment in status ${payment.status} cannot be refunded; only Authorized or Paid ones can.`, 'status');
   }
   // One refund of a sale in flight at a time: the acquirer's refunded total then tells each one apart.
   if (pending) throw conflict(`Refund ${pending.refund_id} of this payment is still waiting for the acquirer's answer; send this one once it is settled.`, 'status');
-  const left = Number(payment.amount) - Number(payment.refunded_amount);
+  // The cardholder's bank is already taking the money back: a refund now could pay it twice.
+  if (payment.open_dispute_id) throw conflict(`Dispute ${payment.open_dispute_id} of this payment is open; it cannot be refunded until the dispute is closed.`, 'status');
+  // What a chargeback took is no longer the merchant's to refund.
+  const left = leftOf(payment);
   const amount = requested ?? left;
   if (amount < 1) throw new ApiError(400, 'amount', 'amount must be at least 1 cent.');
   if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left to refund of this payment (${left} cents).`);
@@ -224,7 +232,7 @@ export class Refunds {
     const payment = await paymentsRepository.addRefunded(trx, refund.payment_id, Number(refund.amount), at);
     const settles = REFUNDABLE.includes(payment.status);
     if (settles) await ctx.settlement.onPaymentRefund(trx, payment, Number(refund.amount));
-    const full = settles && Number(payment.refunded_amount) >= Number(payment.amount);
+    const full = settles && leftOf(payment) <= 0;
     let status = payment.status;
     if (full && (await recordTransition(trx, ctx.queue, payment.payment_id, payment.status, 'Canceled', at))) {
       await ctx.settlement.onPaymentTransition(trx, payment, payment.status, 'Canceled');

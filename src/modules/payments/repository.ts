@@ -38,6 +38,29 @@ export const paymentsRepository = {
     return query.executeTakeFirst();
   },
 
+  /** Sets the payment's open dispute from `from` to `to` (compare-and-set), while its status is one of `statuses`. */
+  async setOpenDispute(db: Executor, paymentId: string, from: string | null, to: string | null, statuses: string[]): Promise<boolean> {
+    const result = await db
+      .updateTable('payments')
+      .set({ open_dispute_id: to })
+      .where('payment_id', '=', paymentId)
+      .where('open_dispute_id', from === null ? 'is' : '=', from)
+      .where('status', 'in', statuses)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** Clears the payment's open dispute and adds what it charged back; answers the payment as it is now. */
+  async closeDispute(db: Executor, paymentId: string, disputeId: string, lostCents: number, at: string): Promise<PaymentRow> {
+    return db
+      .updateTable('payments')
+      .set((eb) => ({ open_dispute_id: null, charged_back_amount: eb('charged_back_amount', '+', lostCents), updated_at: at }))
+      .where('payment_id', '=', paymentId)
+      .where('open_dispute_id', '=', disputeId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  },
+
   /** Adds a refund the acquirer made to the payment's refunded amount; answers the payment as it is now. */
   async addRefunded(db: Executor, paymentId: string, amount: number, at: string): Promise<PaymentRow> {
     return db

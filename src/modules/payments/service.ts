@@ -9,6 +9,7 @@ import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, u
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { PaymentReadModels } from './read-models.js';
+import { leftOf, PaymentDisputes } from './disputes.js';
 import { refundsRepository } from './refund-repository.js';
 import { REFUND_RECOVER_JOB, Refunds } from './refunds.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
@@ -46,6 +47,8 @@ export class PaymentService {
   readonly reads: PaymentReadModels;
   /** Partial and full refunds of captured payments (./refunds.ts). */
   readonly refunds: Refunds;
+  /** What the disputes module changes of a payment (./disputes.ts). */
+  readonly disputes: PaymentDisputes;
 
   constructor(
     private readonly ctx: PaymentDeps,
@@ -54,6 +57,7 @@ export class PaymentService {
     this.authorizations = new Authorizations(ctx, acquirer);
     this.reads = new PaymentReadModels(ctx.database);
     this.refunds = new Refunds(ctx, acquirer);
+    this.disputes = new PaymentDisputes(ctx);
   }
 
   /**
@@ -178,11 +182,12 @@ export class PaymentService {
     // A refund in flight is part of the sale's refunded total the acquirer will show: voiding the rest now could not be told apart from it.
     const pending = await refundsRepository.pendingOf(ctx.database.db, paymentId);
     if (pending) throw conflict(`Refund ${pending.refund_id} of this payment is still waiting for the acquirer's answer; cancel once it is settled.`);
+    if (row.open_dispute_id) throw conflict(`Dispute ${row.open_dispute_id} of this payment is open; it cannot be cancelled until the dispute is closed.`);
     let result;
     try {
       result = await this.acquirer.cancel(
-        // What is left of the sale after its refunds.
-        { merchantId: row.merchant_id, acquirerReference: row.acquirer_reference!, amount: Number(row.amount) - Number(row.refunded_amount) },
+        // What is left of the sale after its refunds and chargebacks.
+        { merchantId: row.merchant_id, acquirerReference: row.acquirer_reference!, amount: leftOf(row) },
         { idempotencyKey: `cancel:${paymentId}` },
       );
     } catch (error) {

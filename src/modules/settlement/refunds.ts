@@ -58,15 +58,29 @@ export async function refundReceivables(trx: Executor, deps: RefundMoneyDeps, sa
     if (!(await receivablesRepository.reduce(trx, Number(row.id), fields))) throw new Error(`installment ${row.installment_number} of ${sale.payment_id} changed while it was refunded`);
   }
   const rest = amountCents - shares.reduce((sum, s) => sum + s, 0n);
-  if (rest === 0n) return;
+  if (rest > 0n) await insertDebit(trx, deps, rows[0], debitOf(rest * 100n, BigInt(rows[0].mdr_tax)));
+}
+
+/** A debit's figures (10,4, all negative or zero). */
+export interface DebitFigures {
+  installmentValue: bigint;
+  mdrValue: bigint;
+  receivedValue: bigint;
+}
+
+/**
+ * Writes a debit record of the sale (`sale` is any of its installments) on the account's next
+ * receipt day after today, or the next business day when nothing is due, and makes sure that
+ * day's sweep runs (it settles the debit with the day's receipts).
+ */
+export async function insertDebit(trx: Executor, deps: RefundMoneyDeps, sale: ReceivableRow, figures: DebitFigures): Promise<void> {
   const date = (await receivablesRepository.nextOpenDate(trx, Number(sale.account_number), deps.today)) ?? businessDayAfter(deps.today);
-  await receivablesRepository.insert(trx, [debitRow(rows[0], rest * 100n, date)]);
+  await receivablesRepository.insert(trx, [debitRow(sale, figures, date)]);
   await deps.scheduleSweep(trx, date);
 }
 
-/** The debit record of `gross` (10,4) refunded beyond the open installments, after the sale's own record. */
-function debitRow(sale: ReceivableRow, gross: bigint, date: string): Insertable<ReceivablesTable> {
-  const debit = debitOf(gross, BigInt(sale.mdr_tax));
+/** The debit record, after the sale's own record (installment 0, receivedType D). */
+function debitRow(sale: ReceivableRow, debit: DebitFigures, date: string): Insertable<ReceivablesTable> {
   return {
     merchant_id: sale.merchant_id,
     account_number: sale.account_number,

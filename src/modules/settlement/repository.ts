@@ -137,6 +137,11 @@ export const receivablesRepository = {
     return before;
   },
 
+  /** A sale's installments (not its debits) in status `from` move to `to` (a dispute's hold and release). */
+  async setInstallmentStatus(db: Executor, sourceId: string, from: 'A' | 'B', to: 'A' | 'B'): Promise<void> {
+    await db.updateTable('receivables').set({ installment_status: to }).where('source_id', '=', sourceId).where('installment_number', '>', 0).where('installment_status', '=', from).execute();
+  },
+
   /** A sale's installments (not its debits), locked on PostgreSQL against a concurrent sweep while a refund reduces them. */
   async installmentsOf(db: Executor, sourceId: string, lock: boolean): Promise<ReceivableRow[]> {
     let q = db.selectFrom('receivables').selectAll().where('source_id', '=', sourceId).where('installment_number', '>', 0).orderBy('installment_number');

@@ -14,7 +14,8 @@ import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './outlook.js';
-import { refundReceivables } from './refunds.js';
+import { disputeMoney } from './disputes.js';
+import { refundReceivables, type RefundMoneyDeps } from './refunds.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -131,8 +132,32 @@ export class SettlementService {
    * the payment moves to Canceled when the refund completes it (whose cancel keeps the debits).
    */
   async onPaymentRefund(trx: Executor, payment: Pick<PaymentRow, 'payment_id' | 'account_number'>, amountCents: number): Promise<void> {
-    const deps = { lock: this.database.dialect === 'postgres', today: this.today(), scheduleSweep: (t: Executor, date: string) => this.scheduleSweep(t, date) };
-    await refundReceivables(trx, deps, payment, BigInt(amountCents));
+    await refundReceivables(trx, this.moneyDeps(), payment, BigInt(amountCents));
+  }
+
+  /** A dispute opened on a card payment, in its transaction: its installments are held (B). */
+  holdForDispute(trx: Executor, paymentId: string): Promise<void> {
+    return disputeMoney.hold(trx, paymentId);
+  }
+
+  /** A dispute won: the installments are approved again, and those already due are received now. */
+  async releaseDispute(trx: Executor, paymentId: string): Promise<void> {
+    await disputeMoney.release(trx, paymentId);
+    await this.settleDue(trx, this.today(), paymentId);
+  }
+
+  /**
+   * A dispute lost or accepted (settlement/disputes.ts): `whole` when it takes what is left of
+   * the sale (the payment is then cancelled, its installments with it), else the installments
+   * are released; the disputed amount is debited less what the cancelled installments forgo.
+   */
+  async chargeBack(trx: Executor, paymentId: string, amountCents: number, whole: boolean): Promise<void> {
+    await disputeMoney.lose(trx, this.moneyDeps(), paymentId, amountCents, whole);
+    if (!whole) await this.settleDue(trx, this.today(), paymentId);
+  }
+
+  private moneyDeps(): RefundMoneyDeps {
+    return { lock: this.database.dialect === 'postgres', today: this.today(), scheduleSweep: (t: Executor, date: string) => this.scheduleSweep(t, date) };
   }
 
   async recordSale(trx: Executor, sale: Sale): Promise<void> {

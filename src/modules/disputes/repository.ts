@@ -1,0 +1,71 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor } from '../../db/connection.js';
+import type { DisputeEvidenceTable, DisputeFilesTable, DisputesTable } from '../../db/schema.js';
+import type { Paging } from '../../http/listing.js';
+
+export type DisputeRow = Selectable<DisputesTable>;
+export type EvidenceRow = Selectable<DisputeEvidenceTable>;
+/** A file as listed: never its content. */
+export type FileInfo = Omit<Selectable<DisputeFilesTable>, 'content_sealed'>;
+export type DisputeSortColumn = 'created_at' | 'respond_by' | 'amount' | 'status';
+
+export interface DisputeFilter {
+  merchantId: string;
+  status?: string;
+  /** Inclusive bounds on created_at (ISO datetimes). */
+  createdFrom?: string;
+  createdBefore?: string;
+}
+
+export const OPEN_STATUSES = ['NeedsResponse', 'UnderReview'];
+
+export const disputesRepository = {
+  async insert(db: Executor, row: Insertable<DisputesTable>): Promise<void> {
+    await db.insertInto('disputes').values(row).execute();
+  },
+
+  /** A dispute, the merchant's only when `merchantId` is given (another's is not found). */
+  find(db: Executor, disputeId: string, merchantId?: string): Promise<DisputeRow | undefined> {
+    let query = db.selectFrom('disputes').selectAll().where('dispute_id', '=', disputeId);
+    if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
+    return query.executeTakeFirst();
+  },
+
+  async list(db: Executor, filter: DisputeFilter, paging: Paging<DisputeSortColumn>): Promise<{ rows: DisputeRow[]; total: number }> {
+    let query = db.selectFrom('disputes').where('merchant_id', '=', filter.merchantId);
+    if (filter.status) query = query.where('status', '=', filter.status);
+    if (filter.createdFrom) query = query.where('created_at', '>=', filter.createdFrom);
+    if (filter.createdBefore) query = query.where('created_at', '<', filter.createdBefore);
+    const rows = await query.selectAll().orderBy(paging.orderColumn, paging.direction).orderBy('dispute_id', paging.direction).limit(paging.limit).offset(paging.offset).execute();
+    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return { rows, total: Number(total) };
+  },
+
+  /** Moves an open dispute to `to`; undefined when it was no longer in `from` (a concurrent change won). */
+  move(db: Executor, disputeId: string, from: string[], to: string, at: string, closed: boolean): Promise<DisputeRow | undefined> {
+    return db
+      .updateTable('disputes')
+      .set({ status: to, updated_at: at, ...(closed ? { closed_at: at } : {}) })
+      .where('dispute_id', '=', disputeId)
+      .where('status', 'in', from)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  async insertEvidence(db: Executor, evidence: Insertable<DisputeEvidenceTable>, files: Insertable<DisputeFilesTable>[]): Promise<void> {
+    await db.insertInto('dispute_evidence').values(evidence).execute();
+    if (files.length > 0) await db.insertInto('dispute_files').values(files).execute();
+  },
+
+  async evidenceOf(db: Executor, disputeId: string): Promise<{ evidence: EvidenceRow[]; files: FileInfo[] }> {
+    const evidence = await db.selectFrom('dispute_evidence').selectAll().where('dispute_id', '=', disputeId).orderBy('created_at').orderBy('evidence_id').execute();
+    const files = await db
+      .selectFrom('dispute_files')
+      .select(['file_id', 'evidence_id', 'dispute_id', 'merchant_id', 'position', 'file_name', 'content_type', 'size_bytes', 'sha256'])
+      .where('dispute_id', '=', disputeId)
+      .orderBy('evidence_id')
+      .orderBy('position')
+      .execute();
+    return { evidence, files };
+  },
+};

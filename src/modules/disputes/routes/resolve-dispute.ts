@@ -1,0 +1,25 @@
+import type { AppContext } from '../../../context.js';
+import { adminAuth } from '../../../http/guards.js';
+import { errorResponses, security } from '../../../http/openapi.js';
+import type { App } from '../../../http/types.js';
+import { DisputeIdParams, DisputeResult, ResolveDisputeBody } from '../schemas.js';
+
+/** POST /admin/disputes/{disputeId}/resolve: the operator records the card network's decision. */
+export function resolveDisputeRoute(app: App, ctx: AppContext): void {
+  app.post('/admin/disputes/:disputeId/resolve', {
+    schema: {
+      tags: ['Disputes'],
+      operationId: 'resolveDispute',
+      summary: "Record a dispute's outcome (operator)",
+      description:
+        "won: the payment's installments are approved (A) again. lost: the disputed amount is taken back from the merchant's receivables " +
+        '(and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. 409 when closed already.',
+      security: security.admin,
+      params: DisputeIdParams,
+      body: ResolveDisputeBody,
+      response: { 200: DisputeResult, ...errorResponses(400, 401, 404, 409) },
+    },
+    onRequest: adminAuth(ctx),
+    handler: async (request) => ctx.disputes.resolve(request.params.disputeId, request.body.outcome),
+  });
+}

@@ -1,0 +1,73 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { ListQuery, listEnvelope } from '../../http/listing.js';
+
+const DATE = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
+export const DISPUTE_STATUSES = ['NeedsResponse', 'UnderReview', 'Won', 'Lost', 'Accepted'] as const;
+export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+
+export const RegisterDisputeBody = Type.Object({
+  paymentId: Type.String({ minLength: 1, maxLength: 36 }),
+  reasonCode: Type.String({ minLength: 1, maxLength: 10, description: "The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...)" }),
+  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Cents disputed; by default what is left of the payment' })),
+  respondBy: Type.Optional(Type.String({ pattern: DATE, description: 'Last day evidence is taken (YYYY-MM-DD); by default 10 days from today' })),
+});
+export type RegisterDisputeBody = Static<typeof RegisterDisputeBody>;
+
+export const SandboxDisputeBody = Type.Object({ reasonCode: RegisterDisputeBody.properties.reasonCode });
+export type SandboxDisputeBody = Static<typeof SandboxDisputeBody>;
+
+export const ResolveDisputeBody = Type.Object({ outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) });
+export type ResolveDisputeBody = Static<typeof ResolveDisputeBody>;
+
+export const EvidenceBody = Type.Object({
+  text: Type.Optional(Type.String({ maxLength: 20_000, description: "The merchant's account of the sale" })),
+  files: Type.Optional(
+    Type.Array(
+      Type.Object({
+        fileName: Type.String({ minLength: 1, maxLength: 255 }),
+        contentType: Type.String({ minLength: 1, maxLength: 100, description: 'application/pdf, image/png or image/jpeg, and the bytes must agree' }),
+        contentBase64: Type.String({ minLength: 1, description: 'The file, base64' }),
+      }),
+      { maxItems: 10 },
+    ),
+  ),
+});
+export type EvidenceBody = Static<typeof EvidenceBody>;
+
+const EvidenceView = Type.Object({
+  evidenceId: Type.String(),
+  text: Type.Union([Type.String(), Type.Null()]),
+  files: Type.Array(Type.Object({ fileId: Type.String(), fileName: Type.String(), contentType: Type.String(), size: Type.Integer(), sha256: Type.String() })),
+  createdAt: Type.String({ format: 'date-time' }),
+});
+
+const disputeFields = {
+  disputeId: Type.String(),
+  paymentId: Type.String(),
+  status: Type.Union(DISPUTE_STATUSES.map((s) => Type.Literal(s))),
+  reasonCode: Type.String(),
+  reasonMessage: Type.String(),
+  amount: Type.Integer({ description: 'Cents' }),
+  respondBy: Type.String({ description: 'YYYY-MM-DD' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+};
+
+export const DisputeSummary = Type.Object(disputeFields);
+export type DisputeSummary = Static<typeof DisputeSummary>;
+export const DisputeResult = Type.Object({ ...disputeFields, evidence: Type.Array(EvidenceView) });
+export type DisputeResult = Static<typeof DisputeResult>;
+export const DisputeList = listEnvelope(DisputeSummary);
+
+export const DisputeQuery = Type.Composite([
+  ListQuery,
+  Type.Object({
+    status: Type.Optional(Type.Union(DISPUTE_STATUSES.map((s) => Type.Literal(s)))),
+    startDate: Type.Optional(Type.String({ pattern: DATE, description: 'Created on or after (YYYY-MM-DD)' })),
+    endDate: Type.Optional(Type.String({ pattern: DATE, description: 'Created on or before (YYYY-MM-DD)' })),
+  }),
+]);
+export type DisputeQuery = Static<typeof DisputeQuery>;
+
+export const DisputeIdParams = Type.Object({ disputeId: Type.String({ minLength: 1, maxLength: 36 }) });
+export const PaymentIdParams = Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 36 }) });

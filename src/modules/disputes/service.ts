@@ -1,0 +1,243 @@
+import type { Clock } from '../../clock.js';
+import type { Database, Executor } from '../../db/connection.js';
+import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import { addDays, isIsoDate, toIsoDate } from '../../domain/calendar.js';
+import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { paging, type ListEnvelope } from '../../http/listing.js';
+import { timeOrderedUuid } from '../../ids.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { DataCipher } from '../../security/data-cipher.js';
+import type { PaymentService } from '../payments/service.js';
+import type { SettlementService } from '../settlement/service.js';
+import { recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
+import { checkEvidence } from './evidence.js';
+import { reasonOf } from './reason-codes.js';
+import { disputesRepository, OPEN_STATUSES, type DisputeRow, type DisputeSortColumn } from './repository.js';
+import type { DisputeQuery, DisputeResult, DisputeStatus, DisputeSummary, EvidenceBody } from './schemas.js';
+
+/** Days a merchant has to answer, when the acquirer's notice names no deadline. */
+const DEFAULT_RESPONSE_DAYS = 10;
+const SORTABLE: Record<string, DisputeSortColumn> = { createdDate: 'created_at', createdAt: 'created_at', respondBy: 'respond_by', amount: 'amount', status: 'status' };
+
+/** The associated data a dispute file's content is sealed with: bound to its own row. */
+export const disputeFileAd = (fileId: string) => `dispute_file:${fileId}`;
+
+/**
+ * A chargeback as the acquirer reports it. The operator's API and the sandbox make one today;
+ * an acquirer's chargeback feed (Cielo's notifications) would make the same, with its source.
+ */
+export interface ChargebackNotice {
+  paymentId: string;
+  reasonCode: string;
+  amount?: number;
+  respondBy?: string;
+  source: 'operator' | 'sandbox' | 'acquirer';
+}
+
+export interface DisputeDeps {
+  database: Database;
+  clock: Clock;
+  queue: JobQueue;
+  cipher: DataCipher;
+  payments: Pick<PaymentService, 'disputes'>;
+  settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute' | 'chargeBack'>;
+}
+
+function summaryOf(row: DisputeRow): DisputeSummary {
+  return {
+    disputeId: row.dispute_id,
+    paymentId: row.payment_id,
+    status: row.status as DisputeStatus,
+    reasonCode: row.reason_code,
+    reasonMessage: reasonOf(row.brand, row.reason_code)?.message ?? row.reason_code,
+    amount: Number(row.amount),
+    respondBy: row.respond_by,
+    createdAt: row.created_at,
+    closedAt: row.closed_at,
+  };
+}
+
+/**
+ * Disputes (chargebacks): registered as the acquirer reports them, answered by the merchant
+ * (evidence, or acceptance), decided by the card network (the operator records it). The money
+ * follows in the seed's terms: the payment's installments are blocked (B) while the dispute is
+ * open, approved again (A) when it is won, and when it is lost or accepted the disputed amount
+ * is the merchant's to give back (settlement's chargeBack), cancelling the payment (C) when it
+ * takes what was left of it. Each change commits with its notifications: the TransactionStatus
+ * webhook and the dispute.* events.
+ */
+export class DisputeService {
+  constructor(private readonly deps: DisputeDeps) {}
+
+  private today(): string {
+    return toIsoDate(this.deps.clock.now());
+  }
+
+  private lock(): boolean {
+    return this.deps.database.dialect === 'postgres';
+  }
+
+  async register(notice: ChargebackNotice): Promise<DisputeResult> {
+    const { database, clock, payments, settlement } = this.deps;
+    const now = clock.now();
+    const at = now.toISOString();
+    const today = toIsoDate(now);
+    const row = await database.db.transaction().execute(async (trx) => {
+      const payment = await payments.disputes.find(trx, notice.paymentId, this.lock());
+      if (!payment) throw notFound('Payment');
+      if (payment.status !== 'Authorized' && payment.status !== 'Paid') throw conflict(`A payment in status ${payment.status} cannot be disputed; only Authorized or Paid ones can.`, 'status');
+      if (payment.open_dispute_id) throw conflict(`Dispute ${payment.open_dispute_id} of this payment is still open.`, 'status');
+      const reason = reasonOf(payment.brand, notice.reasonCode);
+      if (!reason) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a ${payment.brand} chargeback reason code.`);
+      const left = Number(payment.amount) - Number(payment.refunded_amount) - Number(payment.charged_back_amount);
+      const amount = notice.amount ?? left;
+      if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
+      const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
+      if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
+      const row: DisputeRow = {
+        dispute_id: timeOrderedUuid(now),
+        payment_id: payment.payment_id,
+        merchant_id: payment.merchant_id,
+        account_number: payment.account_number,
+        brand: payment.brand,
+        reason_code: notice.reasonCode,
+        amount,
+        respond_by: respondBy,
+        status: 'NeedsResponse',
+        source: notice.source,
+        created_at: at,
+        updated_at: at,
+        closed_at: null,
+      };
+      await disputesRepository.insert(trx, row);
+      if (!(await payments.disputes.open(trx, payment.payment_id, row.dispute_id))) throw conflict('The payment changed meanwhile; no dispute was registered.', 'status');
+      await settlement.holdForDispute(trx, payment.payment_id);
+      await this.notify(trx, row, transactionStatus(row, payment, payment.status, 'Blocked', at), 'dispute.created', { status: row.status, reasonCode: row.reason_code, reasonMessage: reason.message, amount, respondBy });
+      return row;
+    });
+    return { ...summaryOf(row), evidence: [] };
+  }
+
+  async list(merchantId: string, query: DisputeQuery): Promise<ListEnvelope<DisputeSummary>> {
+    if (query.startDate && query.endDate && query.startDate > query.endDate) throw new ApiError(400, 'query.endDate', 'query.endDate must not be before query.startDate.');
+    for (const [tag, value] of [['query.startDate', query.startDate], ['query.endDate', query.endDate]] as const) {
+      if (value !== undefined && !isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date (YYYY-MM-DD).`);
+    }
+    const p = paging(query, SORTABLE);
+    const filter = {
+      merchantId,
+      status: query.status,
+      createdFrom: query.startDate && `${query.startDate}T00:00:00.000Z`,
+      createdBefore: query.endDate && `${addDays(query.endDate, 1)}T00:00:00.000Z`,
+    };
+    const { rows, total } = await disputesRepository.list(this.deps.database.db, filter, p);
+    return { items: rows.map(summaryOf), page: p.page, limit: p.limit, total };
+  }
+
+  async get(merchantId: string | undefined, disputeId: string): Promise<DisputeResult> {
+    const db = this.deps.database.db;
+    const row = await disputesRepository.find(db, disputeId, merchantId);
+    if (!row) throw notFound('Dispute');
+    const { evidence, files } = await disputesRepository.evidenceOf(db, disputeId);
+    return {
+      ...summaryOf(row),
+      evidence: evidence.map((e) => ({
+        evidenceId: e.evidence_id,
+        text: e.text,
+        files: files.filter((f) => f.evidence_id === e.evidence_id).map((f) => ({ fileId: f.file_id, fileName: f.file_name, contentType: f.content_type, size: Number(f.size_bytes), sha256: f.sha256 })),
+        createdAt: e.created_at,
+      })),
+    };
+  }
+
+  /** The merchant's evidence: checked whole first (nothing stored on a 400), files sealed under DATA_KEY. */
+  async addEvidence(merchantId: string, disputeId: string, body: EvidenceBody): Promise<DisputeResult> {
+    const { database, clock, cipher } = this.deps;
+    const checked = checkEvidence(body);
+    const now = clock.now();
+    const at = now.toISOString();
+    await database.db.transaction().execute(async (trx) => {
+      const row = await disputesRepository.find(trx, disputeId, merchantId);
+      if (!row) throw notFound('Dispute');
+      if (!OPEN_STATUSES.includes(row.status)) throw conflict(`The dispute is ${row.status}: it takes no more evidence.`, 'status');
+      if (toIsoDate(now) > row.respond_by) throw conflict(`Evidence was due by ${row.respond_by}.`, 'respondBy');
+      const evidenceId = timeOrderedUuid(now);
+      const files = checked.files.map((f, position) => {
+        const fileId = timeOrderedUuid(now);
+        return {
+          file_id: fileId,
+          evidence_id: evidenceId,
+          dispute_id: disputeId,
+          merchant_id: merchantId,
+          position,
+          file_name: f.fileName,
+          content_type: f.contentType,
+          size_bytes: f.sizeBytes,
+          sha256: f.sha256,
+          content_sealed: cipher.encrypt(f.contentBase64, disputeFileAd(fileId)),
+        };
+      });
+      await disputesRepository.insertEvidence(trx, { evidence_id: evidenceId, dispute_id: disputeId, merchant_id: merchantId, text: checked.text, created_at: at }, files);
+      const moved = (await disputesRepository.move(trx, disputeId, OPEN_STATUSES, 'UnderReview', at, false)) ?? row;
+      await this.notify(trx, moved, [], 'dispute.updated', { oldStatus: row.status, status: 'UnderReview', evidenceId });
+    });
+    return this.get(merchantId, disputeId);
+  }
+
+  /** The merchant accepts the chargeback: closed as lost. */
+  async accept(merchantId: string, disputeId: string): Promise<DisputeResult> {
+    await this.close(disputeId, 'Accepted', merchantId);
+    return this.get(merchantId, disputeId);
+  }
+
+  /** The operator records the card network's decision. */
+  async resolve(disputeId: string, outcome: 'won' | 'lost'): Promise<DisputeResult> {
+    await this.close(disputeId, outcome === 'won' ? 'Won' : 'Lost');
+    return this.get(undefined, disputeId);
+  }
+
+  private async close(disputeId: string, to: 'Won' | 'Lost' | 'Accepted', merchantId?: string): Promise<void> {
+    const { database, clock, payments, settlement } = this.deps;
+    const at = clock.now().toISOString();
+    await database.db.transaction().execute(async (trx) => {
+      const row = await disputesRepository.find(trx, disputeId, merchantId);
+      if (!row) throw notFound('Dispute');
+      const closed = await disputesRepository.move(trx, disputeId, OPEN_STATUSES, to, at, true);
+      if (!closed) throw conflict(`The dispute is ${row.status} already.`, 'status');
+      const before = (await payments.disputes.find(trx, row.payment_id, this.lock()))!;
+      let events: AccountEvent[] = [];
+      if (to === 'Won') {
+        await settlement.releaseDispute(trx, row.payment_id);
+        await payments.disputes.close(trx, row.payment_id, disputeId, 0, at);
+        events = transactionStatus(row, before, 'Blocked', before.status, at);
+      } else {
+        const left = Number(before.amount) - Number(before.refunded_amount) - Number(before.charged_back_amount);
+        const whole = Number(row.amount) >= left;
+        await settlement.chargeBack(trx, row.payment_id, Number(row.amount), whole);
+        // Taking what was left, the payment is cancelled as a cancel does it (its own TransactionStatus -> Canceled).
+        const after = await payments.disputes.close(trx, row.payment_id, disputeId, Number(row.amount), at);
+        if (after.status !== 'Canceled') events = transactionStatus(row, before, 'Blocked', before.status, at);
+      }
+      await this.notify(trx, closed, events, 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount) });
+    });
+  }
+
+  private notify(trx: Executor, row: DisputeRow, events: AccountEvent[], type: 'dispute.created' | 'dispute.updated' | 'dispute.closed', data: Record<string, unknown>): Promise<void> {
+    const event: BusinessEvent = { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type, at: row.updated_at, data: { disputeId: row.dispute_id, paymentId: row.payment_id, ...data } };
+    return recordNotifications(trx, this.deps.queue, events, [], [event]);
+  }
+
+  /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's rows, every merchant's or one's. */
+  async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
+    return {
+      dispute_files: await sandboxDelete(executor, 'dispute_files', merchantId),
+      dispute_evidence: await sandboxDelete(executor, 'dispute_evidence', merchantId),
+      disputes: await sandboxDelete(executor, 'disputes', merchantId),
+    };
+  }
+}
+
+/** The seed's TransactionStatus webhook of a disputed transaction's change (installment 0: the whole transaction). */
+function transactionStatus(row: DisputeRow, payment: { nsu: string | null; authorization_code: string | null }, oldValue: string, newValue: string, at: string): AccountEvent[] {
+  return [{ merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: payment.nsu ?? '', codAuth: payment.authorization_code ?? '', installmentNumber: 0, oldValue, newValue, at }];
+}

@@ -1,0 +1,53 @@
+import type { Executor } from '../../db/connection.js';
+import { recordTransition } from './transitions.js';
+import { paymentsRepository, type PaymentRow } from './repository.js';
+import type { PaymentDeps } from './service.js';
+
+/** What the disputes module reads of a payment. */
+export type DisputedPayment = Pick<
+  PaymentRow,
+  'payment_id' | 'merchant_id' | 'account_number' | 'status' | 'amount' | 'refunded_amount' | 'charged_back_amount' | 'open_dispute_id' | 'brand' | 'nsu' | 'authorization_code'
+>;
+
+/** Statuses a chargeback can hit: a captured sale the merchant still holds money of. */
+export const DISPUTABLE = ['Authorized', 'Paid'];
+
+/** Cents of the payment not refunded nor charged back yet. */
+export const leftOf = (p: Pick<PaymentRow, 'amount' | 'refunded_amount' | 'charged_back_amount'>) =>
+  Number(p.amount) - Number(p.refunded_amount) - Number(p.charged_back_amount);
+
+/**
+ * The payments module's side of disputes (the disputes module calls these through
+ * PaymentService.disputes, in its own transactions): which dispute is open on a payment, and
+ * what chargebacks took of it. While a dispute is open the payment is neither refunded nor
+ * cancelled; a chargeback that takes what is left cancels it exactly as a cancel does.
+ */
+export class PaymentDisputes {
+  constructor(private readonly ctx: Pick<PaymentDeps, 'database' | 'queue' | 'settlement'>) {}
+
+  /** The payment, whatever its merchant; `lock` (PostgreSQL) holds it to the end of the caller's transaction. */
+  find(trx: Executor, paymentId: string, lock: boolean): Promise<DisputedPayment | undefined> {
+    return paymentsRepository.find(trx, paymentId, undefined, { lock });
+  }
+
+  /** Marks the dispute open on the payment; false when another one is, or the payment is no longer disputable. */
+  open(trx: Executor, paymentId: string, disputeId: string): Promise<boolean> {
+    return paymentsRepository.setOpenDispute(trx, paymentId, null, disputeId, DISPUTABLE);
+  }
+
+  /**
+   * Closes the payment's dispute. `lostCents` (lost or accepted) are charged back; when they take
+   * what was left, the payment moves to Canceled with its event, notifications and installments.
+   * Answers the payment as it is now.
+   */
+  async close(trx: Executor, paymentId: string, disputeId: string, lostCents: number, at: string): Promise<DisputedPayment> {
+    const payment = await paymentsRepository.closeDispute(trx, paymentId, disputeId, lostCents, at);
+    if (lostCents > 0 && leftOf(payment) <= 0 && DISPUTABLE.includes(payment.status)) {
+      if (await recordTransition(trx, this.ctx.queue, paymentId, payment.status, 'Canceled', at)) {
+        await this.ctx.settlement.onPaymentTransition(trx, payment, payment.status, 'Canceled');
+        return { ...payment, status: 'Canceled' };
+      }
+    }
+    return payment;
+  }
+}
