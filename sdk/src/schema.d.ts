@@ -536,6 +536,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Register a chargeback (operator)
+         * @description A chargeback of an Authorized or Paid card payment, as the acquirer reports it: the brand's reason code, the amount (by default what is left of the payment) and the deadline for evidence (by default 10 days). The dispute opens NeedsResponse, seen by the payment's merchant only; the payment's installments are blocked (B) until it is closed. 409 when the payment cannot be disputed or has an open dispute.
+         */
+        post: operations["registerDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/disputes/{disputeId}/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record a dispute's outcome (operator)
+         * @description won: the payment's installments are approved (A) again. lost: the disputed amount is taken back from the merchant's receivables (and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. 409 when closed already.
+         */
+        post: operations["resolveDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/v1/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List disputes
+         * @description The merchant's disputes, filtered by status and creation date (startDate, endDate), newest first by default; orderBy createdDate, respondBy, amount or status.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/v1/disputes/{disputeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a dispute
+         * @description A dispute with its reason (code and message in pt-BR), deadline and the evidence sent (files listed by name, type, size and SHA-256).
+         */
+        get: operations["getDispute"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/v1/disputes/{disputeId}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send evidence for a dispute
+         * @description Text and up to 10 files (PDF, PNG or JPEG, by their bytes as well as their declared contentType; 2 MB each, 5 MB together), kept encrypted. The dispute moves to UnderReview. 400 with the error array (nothing stored) for a file refused; 409 after respondBy or on a closed dispute.
+         */
+        post: operations["addDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/v1/disputes/{disputeId}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a dispute
+         * @description Closed as lost (Accepted): the disputed amount is taken back from the receivables, as when the card network decides against the merchant. 409 when closed already.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/payments/{paymentId}/dispute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Dispute a payment (sandbox)
+         * @description Plays a chargeback of the whole payment with the brand's reason code, as POST /admin/disputes registers one (10 days to respond).
+         */
+        post: operations["sandboxDisputePayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/v1/paymentlink": {
         parameters: {
             query?: never;
@@ -3994,6 +4134,739 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    registerDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    paymentId: string;
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...) */
+                    reasonCode: string;
+                    /** @description Cents disputed; by default what is left of the payment */
+                    amount?: number;
+                    /** @description Last day evidence is taken (YYYY-MM-DD); by default 10 days from today */
+                    respondBy?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    resolveDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    outcome: "won" | "lost";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description `field`, `field:asc` or `field:desc`; default `createdDate:desc` */
+                orderBy?: string;
+                status?: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                /** @description Created on or after (YYYY-MM-DD) */
+                startDate?: string;
+                /** @description Created on or before (YYYY-MM-DD) */
+                endDate?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            disputeId: string;
+                            paymentId: string;
+                            status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                            reasonCode: string;
+                            reasonMessage: string;
+                            /** @description Cents */
+                            amount: number;
+                            /** @description YYYY-MM-DD */
+                            respondBy: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            closedAt: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    addDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The merchant's account of the sale */
+                    text?: string;
+                    files?: {
+                        fileName: string;
+                        /** @description application/pdf, image/png or image/jpeg, and the bytes must agree */
+                        contentType: string;
+                        /** @description The file, base64 */
+                        contentBase64: string;
+                    }[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                disputeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxDisputePayment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                paymentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...) */
+                    reasonCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        paymentId: string;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -32,7 +32,7 @@ export const RESOURCE_TAGS: readonly (readonly [string, string])[] = [
   ['Pricing', "Operator API: a merchant's MDR, fees and prepayment rate"],
   ['Anti-fraud', 'Operator API: thresholds, blocklist, IP countries'],
   ['Acquirer connections', "Operator API: a merchant's own acquirer account"],
-  ['Sandbox', 'Sandbox controls: clock, reset, forced outcomes, paying slips and Pix (sandbox mode only)'],
+  ['Sandbox', 'Sandbox controls: clock, reset, forced outcomes, paying slips and Pix, disputing payments (sandbox mode only)'],
   ['Operations', 'Health, readiness, metrics'],
 ];
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { installmentAmounts } from '../../src/domain/fees.js';
-import { debitOf, prorate, reduceInstallment } from '../../src/domain/refunds.js';
+import { chargebackDebitOf, debitOf, prorate, reduceInstallment } from '../../src/domain/refunds.js';
 
 describe('refund arithmetic', () => {
   it('prorates in proportion to the values, the leftover units to the largest remainders', () => {
@@ -49,5 +49,13 @@ describe('refund arithmetic', () => {
   it('debits what the open installments could not cover, less its MDR', () => {
     expect(debitOf(400000n, 29900n)).toEqual({ installmentValue: -400000n, mdrValue: -11960n, receivedValue: -388040n });
     expect(() => debitOf(0n, 29900n)).toThrow(RangeError);
+  });
+
+  it('debits a chargeback less what the cancelled installments forgo, returning no MDR', () => {
+    expect(chargebackDebitOf(1_000_000n, 481_300n)).toEqual({ installmentValue: -518_700n, mdrValue: 0n, receivedValue: -518_700n });
+    expect(chargebackDebitOf(200_000n, 0n)).toEqual({ installmentValue: -200_000n, mdrValue: 0n, receivedValue: -200_000n });
+    // Nothing received yet and all of it cancelled: nothing to debit.
+    expect(chargebackDebitOf(500_000n, 500_000n)).toBeNull();
+    expect(() => chargebackDebitOf(0n, 0n)).toThrow(RangeError);
   });
 });
