@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { advanceTo, pay, search, settlementMerchant } from '../settlement/support.js';
+import { AcquirerUnavailable } from '../../src/acquirer/types.js';
+import { PaymentService } from '../../src/modules/payments/service.js';
 
 type Merchant = Awaited<ReturnType<typeof settlementMerchant>>;
 const DISPUTES = '/gateway/v1/disputes';
@@ -93,6 +95,30 @@ describe(`disputes (${testDialect})`, () => {
     expect(over.json()[0].description).toContain('3000 cents');
     expect((await t.inject({ method: 'POST', url: `/gateway/v1/payments/${p.paymentId}/refunds`, headers: m.headers, payload: {} })).json()).toMatchObject({ amount: 3000, status: 'Succeeded' });
     expect(await payment(p.paymentId)).toMatchObject({ status: 'Canceled', refundedAmount: 3000 });
+  });
+
+  it('waits for a refund still in flight before it registers a chargeback of the same payment', async () => {
+    const p = await pay(t, m, { amount: 3000, installments: 1 });
+    const sandbox = t.ctx.acquirer.sandbox;
+    // The refund's answer is lost and cannot be looked up at once: it stays Pending.
+    const lossy = new PaymentService(t.ctx, {
+      authorize: (request, context) => sandbox.authorize(request, context),
+      cancel: (request, context) => sandbox.cancel(request, context),
+      lookup: (request) => sandbox.lookup(request),
+      refund: async () => {
+        throw new AcquirerUnavailable(true, 'socket hang up');
+      },
+      lookupRefund: async () => {
+        throw new AcquirerUnavailable(true, 'query down');
+      },
+      settleWindowMs: async () => 0,
+    });
+    const refund = await lossy.refunds.create(m.merchantId, p.paymentId, { amount: 1000 });
+    expect(refund.status).toBe('Pending');
+    const res = await register({ paymentId: p.paymentId, reasonCode: '104' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()[0]).toMatchObject({ tag: 'status', description: expect.stringContaining(refund.refundId) });
+    expect(await t.ctx.database.db.selectFrom('disputes').select('dispute_id').where('payment_id', '=', p.paymentId).execute()).toEqual([]);
   });
 
   it('takes PDF, PNG and JPEG evidence (sealed at rest) and refuses anything else, storing nothing', async () => {

@@ -1,4 +1,6 @@
 import type { Executor } from '../../db/connection.js';
+import { conflict } from '../../http/errors.js';
+import { refundsRepository } from './refund-repository.js';
 import { recordTransition } from './transitions.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './service.js';
@@ -30,8 +32,14 @@ export class PaymentDisputes {
     return paymentsRepository.find(trx, paymentId, undefined, { lock });
   }
 
-  /** Marks the dispute open on the payment; false when another one is, or the payment is no longer disputable. */
-  open(trx: Executor, paymentId: string, disputeId: string): Promise<boolean> {
+  /**
+   * Marks the dispute open on the payment; false when another one is, or the payment is no
+   * longer disputable. A refund still waiting for the acquirer's answer is 409: what the
+   * chargeback takes depends on it.
+   */
+  async open(trx: Executor, paymentId: string, disputeId: string): Promise<boolean> {
+    const pending = await refundsRepository.pendingOf(trx, paymentId);
+    if (pending) throw conflict(`Refund ${pending.refund_id} of this payment is still waiting for the acquirer's answer; register the chargeback once it is settled.`, 'status');
     return paymentsRepository.setOpenDispute(trx, paymentId, null, disputeId, DISPUTABLE);
   }
 
