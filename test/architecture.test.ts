@@ -51,6 +51,7 @@ const OWNER: Record<string, string> = {
   receivables: 'modules/settlement',
   pix_charges: 'modules/pix',
   pix_payments: 'modules/pix',
+  pix_refunds: 'modules/pix',
   pix_due_charges: 'modules/pix',
   plans: 'modules/recurrence',
   subscriptions: 'modules/recurrence',

@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_dashboard_operator.js';
 import * as m0018 from './migrations/0018_payments_without_billing_index.js';
 import * as m0019 from './migrations/0019_refunds.js';
 import * as m0020 from './migrations/0020_disputes.js';
+import * as m0030 from './migrations/0030_pix_refunds.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '0018_payments_without_billing_index': m0018,
   '0019_refunds': m0019,
   '0020_disputes': m0020,
+  '0030_pix_refunds': m0030,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

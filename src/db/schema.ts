@@ -365,6 +365,30 @@ export interface PixChargesTable {
   expires_at: string;
   paid_at: string | null;
   created_at: string;
+  /** Cents returned to the payer so far (devoluções made). */
+  refunded_amount: Generated<number>;
+}
+
+export interface PixRefundsTable {
+  /** Ours, and the API Pix's devolução id (the PSP's key: a repeated PUT makes nothing twice). */
+  refund_id: string;
+  charge_id: string;
+  merchant_id: string;
+  account_number: number;
+  /** The Pix returned (null in the sandbox, whose payments have none). */
+  end_to_end_id: string | null;
+  amount: number;
+  nature: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  /** The merchant's message to the payer (the API Pix's descricao). */
+  reason: string | null;
+  /** InProcess (sent, final status not known yet), Returned or NotDone. */
+  status: 'InProcess' | 'Returned' | 'NotDone';
+  /** Why it was not done (the PSP's motivo, or ours). */
+  status_reason: string | null;
+  /** When it was first sent (wall time): the recovery's window runs from here. */
+  sent_at: string;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface PixPaymentsTable {
@@ -564,6 +588,7 @@ export interface DB {
   receivables: ReceivablesTable;
   pix_charges: PixChargesTable;
   pix_payments: PixPaymentsTable;
+  pix_refunds: PixRefundsTable;
   pix_due_charges: PixDueChargesTable;
   plans: PlansTable;
   subscriptions: SubscriptionsTable;

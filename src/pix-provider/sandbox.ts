@@ -24,8 +24,14 @@ export class SandboxPixProvider implements PixProvider {
     return [];
   }
 
+  /** The sandbox returns at once; `POST /sandbox/pix/refunds/{id}/fail` plays a devolução not made. */
   async refund(): Promise<RefundOutcome> {
     return { status: 'Refunded' };
+  }
+
+  /** It keeps nothing: a refund recorded but never sent (a crash in between) is unknown to it. */
+  async lookupRefund(): Promise<RefundOutcome | null> {
+    return null;
   }
 
   close(): void {}

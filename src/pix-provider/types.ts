@@ -33,6 +33,17 @@ export interface PixReceipt {
 
 export type RefundOutcome = { status: 'Processing' | 'Refunded' | 'Failed'; reason?: string };
 
+/** A devolução as sent: `refundId` is its API Pix id, so a repeated PUT makes nothing twice. */
+export interface ProviderRefund {
+  /** The Pix returned (null only in the sandbox, whose payments have none). */
+  endToEndId: string | null;
+  refundId: string;
+  amountCents: bigint;
+  /** The API Pix's natureza. */
+  nature: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  description?: string;
+}
+
 export class PixProviderUnavailable extends Error {}
 /** The PSP refused the request (4xx): the reason is its own `detail`/`title`, never a secret. */
 export class PixProviderRefused extends Error {}
@@ -46,6 +57,8 @@ export interface PixProvider {
   /** `GET /pix?inicio=&fim=`, every page. */
   listReceived(from: Date, to: Date): Promise<PixReceipt[]>;
   /** `PUT /pix/{e2eid}/devolucao/{id}` (idempotent by id). */
-  refund(endToEndId: string, refundId: string, amountCents: bigint, description?: string): Promise<RefundOutcome>;
+  refund(refund: ProviderRefund): Promise<RefundOutcome>;
+  /** `GET /pix/{e2eid}/devolucao/{id}`: null when the PSP has no such devolução. */
+  lookupRefund(refund: ProviderRefund): Promise<RefundOutcome | null>;
   close(): void;
 }

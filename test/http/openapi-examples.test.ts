@@ -38,6 +38,7 @@ describe(`the OpenAPI examples are accepted by the sandbox (${testDialect})`, ()
     payPaymentLink: 'encryptedCard is sealed with this server\'s public key: the checkout page builds it',
     reviewPayment: 'needs a payment held for review; its two values are in the schema',
     createRefund: 'needs a captured payment of the caller; its one field, amount, is optional',
+    createPixRefund: 'needs a paid Pix charge of the caller; both fields are optional',
     registerDispute: 'needs a captured payment (any merchant\'s) and a reason code of its brand',
     resolveDispute: 'needs an open dispute; its one field is won or lost',
     addDisputeEvidence: 'needs an open dispute of the caller; its files are PDF, PNG or JPEG bytes',

@@ -85,7 +85,7 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     const pix = await psp.pay(charge.txid);
     for (let i = 0; i < 3; i++) expect(await psp.notify([pix])).toBe(200);
     const answer = await t.inject({ method: 'POST', url: `${WEBHOOK_PATH}/pix`, headers: { authorization: `Bearer ${WEBHOOK_SECRET}` }, payload: { pix: [pix, pix] } });
-    expect(answer.json()).toEqual({ applied: 0, duplicates: 2, unmatched: 0 });
+    expect(answer.json()).toEqual({ applied: 0, duplicates: 2, unmatched: 0, returns: 0 });
     expect(await receivables(charge.id)).toHaveLength(1);
     expect(await payments(charge.txid)).toHaveLength(1);
     expect((await getCharge(charge.id)).paidAt).toBe(pix.horario);
@@ -113,7 +113,7 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     expect(await payments(charge.txid)).toHaveLength(0);
     // The same payment with the secret as Basic's password (a webhook URL with user:secret@) is accepted.
     const ok = await post({ authorization: `Basic ${Buffer.from(`psp:${WEBHOOK_SECRET}`).toString('base64')}` });
-    expect(ok.json()).toEqual({ applied: 1, duplicates: 0, unmatched: 0 });
+    expect(ok.json()).toEqual({ applied: 1, duplicates: 0, unmatched: 0, returns: 0 });
     expect((await getCharge(charge.id)).status).toBe('Paid');
   });
 
@@ -182,7 +182,7 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     expect((await getCharge(charge.id)).status).toBe('Expired');
     const pix = { endToEndId: `E12345678202701011200${'b'.repeat(11)}`, txid: charge.txid, valor: '8.00', horario: charge.createdAt };
     const answer = await t.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { authorization: `Bearer ${WEBHOOK_SECRET}` }, payload: { pix: [pix] } });
-    expect(answer.json()).toEqual({ applied: 1, duplicates: 0, unmatched: 0 });
+    expect(answer.json()).toEqual({ applied: 1, duplicates: 0, unmatched: 0, returns: 0 });
     expect(await getCharge(charge.id)).toMatchObject({ status: 'Paid', paidAt: charge.createdAt });
     expect(await receivables(charge.id)).toHaveLength(1);
   });
@@ -200,10 +200,11 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     const pix = await psp.pay(charge.txid);
     const provider = new BcbPixProvider(t.config.pix, new SystemClock());
     try {
-      expect(await provider.refund(pix.endToEndId, 'D1' + charge.txid.slice(0, 20), 1000n, 'Troca')).toEqual({ status: 'Refunded' });
-      expect(await provider.refund(pix.endToEndId, 'D1' + charge.txid.slice(0, 20), 1000n)).toEqual({ status: 'Refunded' });
+      const first = { endToEndId: pix.endToEndId, refundId: 'D1' + charge.txid.slice(0, 20), amountCents: 1000n, nature: 'ORIGINAL' as const };
+      expect(await provider.refund({ ...first, description: 'Troca' })).toEqual({ status: 'Refunded' });
+      expect(await provider.refund(first)).toEqual({ status: 'Refunded' });
       expect(psp.received.find((p) => p.endToEndId === pix.endToEndId)?.devolucoes.map((d) => d.valor)).toEqual(['10.00']);
-      await expect(provider.refund(pix.endToEndId, 'D2' + charge.txid.slice(0, 20), 2001n)).rejects.toThrow(/refused the devolucao/);
+      await expect(provider.refund({ ...first, refundId: 'D2' + charge.txid.slice(0, 20), amountCents: 2001n })).rejects.toThrow(/refused the devolucao/);
     } finally {
       provider.close();
     }

@@ -5,13 +5,21 @@ import { getChargeRoute } from './routes/get-charge.js';
 import { sandboxPayRoute } from './routes/sandbox-pay.js';
 import { locationRoutes } from './routes/location.js';
 import { pspWebhookRoutes } from './routes/psp-webhook.js';
+import { createRefundRoute } from './routes/create-refund.js';
+import { listRefundsRoute } from './routes/list-refunds.js';
+import { sandboxFailRefundRoute } from './routes/sandbox-fail-refund.js';
 
-/** Pix charges on the gateway API, and the sandbox's "the payer paid" (as bank slips do). */
+/** Pix charges and their refunds on the gateway API, and the sandbox's "the payer paid" and "the return failed". */
 export function registerPixRoutes(app: App, ctx: AppContext): void {
   createChargeRoute(app, ctx);
   getChargeRoute(app, ctx);
+  createRefundRoute(app, ctx);
+  listRefundsRoute(app, ctx);
   // Sandbox mode only: in production every /sandbox path is 404.
-  if (ctx.sandboxClock) sandboxPayRoute(app, ctx);
+  if (ctx.sandboxClock) {
+    sandboxPayRoute(app, ctx);
+    sandboxFailRefundRoute(app, ctx);
+  }
   // The gateway plays the PSP (locations, keys) only when no PSP does.
   if (ctx.config.pix.kind === 'sandbox') locationRoutes(app, ctx);
   else pspWebhookRoutes(app, ctx);

@@ -20,6 +20,7 @@ export const PixCharge = Type.Object({
   referenceTransaction: NullableString,
   expiresAt: Type.String({ format: 'date-time' }),
   paidAt: NullableString,
+  refundedAmount: Type.Integer({ description: 'Cents returned to the payer so far (refunds Returned)' }),
   createdAt: Type.String({ format: 'date-time' }),
 });
 
@@ -39,4 +40,28 @@ export const PixWebhookAnswer = Type.Object({
   applied: Type.Integer({ description: 'Payments that paid a charge now' }),
   duplicates: Type.Integer({ description: 'Payments already received (by endToEndId)' }),
   unmatched: Type.Integer({ description: 'New payments that paid no charge (unknown txid, other amount, charge already paid)' }),
+  returns: Type.Integer({ description: 'Refunds (devoluções) whose final status this call recorded' }),
 });
+
+export const PixRefundBody = Type.Object({
+  amount: Type.Optional(Type.Integer({ minimum: 0, maximum: 99_999_999, description: 'Cents to return; by default what is left of the charge (0 is refused with tag amount)' })),
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 140, description: "A message to the payer (the API Pix's descricao)" })),
+});
+
+export const PixRefund = Type.Object({
+  refundId: Type.String({ description: "Also the API Pix's devolução id at the PSP" }),
+  chargeId: Type.String(),
+  amount: Type.Integer({ description: 'Cents' }),
+  status: Type.Union(['InProcess', 'Returned', 'NotDone'].map((s) => Type.Literal(s)), {
+    description: "The API Pix's EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO. InProcess ends with pix.refunded or pix.refund_failed",
+  }),
+  nature: Type.Union(['ORIGINAL', 'MED_OPERACIONAL', 'MED_FRAUDE'].map((s) => Type.Literal(s)), { description: "The API Pix's natureza: ORIGINAL for a merchant's refund" }),
+  reason: NullableString,
+  statusReason: Type.Union([Type.String(), Type.Null()], { description: 'Why a NotDone return was not made (nothing was returned)' }),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export const PixRefundList = Type.Object({ items: Type.Array(PixRefund) });
+
+export const PixRefundParams = Type.Object({ refundId: Type.String({ minLength: 1, maxLength: 35 }) });

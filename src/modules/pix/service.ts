@@ -17,6 +17,7 @@ import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts
 import { settleCharge } from './settle.js';
 import { chargePayload, dueChargePayload } from './location-payload.js';
 import { DueCharges, type NewDueCharge } from './due-charges.js';
+import { PixRefunds } from './refunds.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
@@ -45,6 +46,7 @@ export function toPixCharge(row: PixChargeRow) {
     referenceTransaction: row.reference_transaction,
     expiresAt: row.expires_at,
     paidAt: row.paid_at,
+    refundedAmount: Number(row.refunded_amount),
     createdAt: row.created_at,
   };
 }
@@ -69,7 +71,11 @@ export class PixService {
   ) {
     this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeListener(sourceId, paidAt, amountCents) });
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
+    this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
   }
+
+  /** Refunds (devoluções) of paid charges: ./refunds.ts. */
+  readonly refunds: PixRefunds;
 
   private readonly receipts: PixReceipts;
   private readonly dueCharges: DueCharges;
@@ -133,6 +139,7 @@ export class PixService {
         expires_at: expiresAt.toISOString(),
         paid_at: null,
         created_at: now.toISOString(),
+        refunded_amount: 0,
       };
       await trx.insertInto('pix_charges').values(row).execute();
       await this.queue.enqueue(trx, { kind: EXPIRE_JOB, payload: { id }, runAt: expiresAt, dedupeKey: `${EXPIRE_JOB}:${id}` });
@@ -226,15 +233,17 @@ export class PixService {
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
     return {
+      pix_refunds: await sandboxDelete(executor, 'pix_refunds', merchantId),
       pix_payments: await sandboxDelete(executor, 'pix_payments', merchantId),
       pix_due_charges: await sandboxDelete(executor, 'pix_due_charges', merchantId),
       pix_charges: await sandboxDelete(executor, 'pix_charges', merchantId),
     };
   }
 
-  /** The expiry job (src/context.ts registers it). */
+  /** The expiry, reconciliation and refund recovery jobs (src/context.ts registers them). */
   jobs(): JobDefinition[] {
     return [
+      ...this.refunds.jobs(),
       { kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) },
       {
         kind: RECONCILE_JOB,

@@ -61,7 +61,20 @@ export async function refundReceivables(trx: Executor, deps: RefundMoneyDeps, sa
   if (rest > 0n) await insertDebit(trx, deps, rows[0], debitOf(rest * 100n, BigInt(rows[0].mdr_tax)));
 }
 
-/** A debit's figures (10,4, all negative or zero). */
+/**
+ * A refund recorded made that its party then reports not made (the sandbox PSP plays a Pix
+ * return failing after it was answered): what the refund took is given back as the mirror of its
+ * debit, a positive record of the sale on the account's next receipt day, settled with that
+ * day's receipts. The reduced installments are left as they are: the credit makes up for them.
+ */
+export async function creditRefundBack(trx: Executor, deps: RefundMoneyDeps, sourceId: string, amountCents: bigint): Promise<void> {
+  const rows = await receivablesRepository.installmentsOf(trx, sourceId, deps.lock);
+  if (rows.length === 0) throw new Error(`sale ${sourceId} has no receivables to credit`);
+  const debit = debitOf(amountCents * 100n, BigInt(rows[0].mdr_tax));
+  await insertDebit(trx, deps, rows[0], { installmentValue: -debit.installmentValue, mdrValue: -debit.mdrValue, receivedValue: -debit.receivedValue });
+}
+
+/** A debit's figures (10,4, all negative or zero; positive for a credit back). */
 export interface DebitFigures {
   installmentValue: bigint;
   mdrValue: bigint;

@@ -15,7 +15,7 @@ import { recordEvents, recordNotifications, type AccountEvent, type BusinessEven
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './outlook.js';
 import { disputeMoney } from './disputes.js';
-import { refundReceivables, type RefundMoneyDeps } from './refunds.js';
+import { creditRefundBack, refundReceivables, type RefundMoneyDeps } from './refunds.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -133,6 +133,19 @@ export class SettlementService {
    */
   async onPaymentRefund(trx: Executor, payment: Pick<PaymentRow, 'payment_id' | 'account_number'>, amountCents: number): Promise<void> {
     await refundReceivables(trx, this.moneyDeps(), payment, BigInt(amountCents));
+  }
+
+  /**
+   * A Pix returned to its payer (a devolução made), in the transaction that records it: the
+   * charge's receivable is reduced, or what was received already debited, as for a card refund.
+   */
+  async onPixRefund(trx: Executor, charge: { chargeId: string; accountNumber: number }, amountCents: bigint): Promise<void> {
+    await refundReceivables(trx, this.moneyDeps(), { payment_id: charge.chargeId, account_number: charge.accountNumber }, amountCents);
+  }
+
+  /** A Pix return recorded made and then reported not made (the sandbox): what it took is credited back. */
+  async onPixRefundUndone(trx: Executor, chargeId: string, amountCents: bigint): Promise<void> {
+    await creditRefundBack(trx, this.moneyDeps(), chargeId, amountCents);
   }
 
   /** A dispute opened on a card payment, in its transaction: its installments are held (B). */

@@ -47,6 +47,8 @@ export const EVENT_TYPES = [
   'bank_slip.failed',
   'pix_charge.paid',
   'pix_charge.expired',
+  'pix.refunded',
+  'pix.refund_failed',
   'prepayment.made',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];

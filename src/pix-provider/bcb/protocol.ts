@@ -22,6 +22,20 @@ export const PixItem = Type.Object(
     horario: Type.String({ format: 'date-time' }),
     chave: Type.Optional(Type.String()),
     infoPagador: Type.Optional(Type.String()),
+    /** The Pix's devoluções: the PSP calls the webhook again when one reaches DEVOLVIDO or NAO_REALIZADO. */
+    devolucoes: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }),
+            valor: Type.String({ pattern: VALOR.source }),
+            status: Type.String({ enum: ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] }),
+            motivo: Type.Optional(Type.String({ maxLength: 140 })),
+          },
+          { additionalProperties: true },
+        ),
+      ),
+    ),
   },
   { additionalProperties: true },
 );

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import type { PixConfig } from '../config.js';
-import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type RefundOutcome } from '../types.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRefund, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
 import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
 
@@ -58,12 +58,24 @@ export class BcbPixProvider implements PixProvider {
     }
   }
 
-  async refund(endToEndId: string, refundId: string, amountCents: bigint, description?: string): Promise<RefundOutcome> {
-    const body = { valor: toValor(amountCents), ...(description ? { descricao: description.slice(0, 140) } : {}) };
-    const answer = checked(await this.http.call('PUT', `/pix/${endToEndId}/devolucao/${refundId}`, body), 'devolucao') as { status?: string; motivo?: string };
-    const status = REFUND_STATUS[answer.status ?? ''];
-    if (!status) throw new PixProviderUnavailable(`PSP devolucao answered an unknown status "${String(answer.status).slice(0, 40)}"`);
-    return { status, ...(answer.motivo ? { reason: String(answer.motivo).slice(0, 140) } : {}) };
+  /**
+   * Only ORIGINAL travels as `natureza` in the request (the API Pix's DevolucaoSolicitada knows
+   * ORIGINAL and RETIRADA); a MED return's natureza is the PSP's to set, so a MED one is sent
+   * without it.
+   */
+  async refund(refund: ProviderRefund): Promise<RefundOutcome> {
+    const body = {
+      valor: toValor(refund.amountCents),
+      ...(refund.nature === 'ORIGINAL' ? { natureza: 'ORIGINAL' } : {}),
+      ...(refund.description ? { descricao: refund.description.slice(0, 140) } : {}),
+    };
+    return outcomeOf(checked(await this.http.call('PUT', devolucaoPath(refund), body), 'devolucao'));
+  }
+
+  async lookupRefund(refund: ProviderRefund): Promise<RefundOutcome | null> {
+    const answer = await this.http.call('GET', devolucaoPath(refund));
+    if (answer.status === 404) return null;
+    return outcomeOf(checked(answer, 'devolucao'));
   }
 
   close(): void {
@@ -80,6 +92,18 @@ function checked(answer: PspAnswer, what: string): Record<string, unknown> {
     throw new PixProviderRefused(`the PSP refused the ${what}: ${reason.slice(0, 200)}`);
   }
   throw new PixProviderUnavailable(`PSP ${what} answered ${answer.status}`);
+}
+
+function devolucaoPath(refund: ProviderRefund): string {
+  if (!refund.endToEndId) throw new PixProviderRefused('the Pix to return has no endToEndId');
+  return `/pix/${refund.endToEndId}/devolucao/${refund.refundId}`;
+}
+
+/** A devolução's status and motivo in the gateway's terms. */
+function outcomeOf(answer: { status?: unknown; motivo?: unknown }): RefundOutcome {
+  const status = REFUND_STATUS[String(answer.status ?? '')];
+  if (!status) throw new PixProviderUnavailable(`PSP devolucao answered an unknown status "${String(answer.status).slice(0, 40)}"`);
+  return { status, ...(typeof answer.motivo === 'string' && answer.motivo ? { reason: answer.motivo.slice(0, 140) } : {}) };
 }
 
 /** The payload URL the BR Code carries: `location` (API Pix v2), or `loc.location`. */
