@@ -2,8 +2,9 @@
  * A stand-in of a PSP implementing the Central Bank's API Pix (v2) over real HTTP(S), for the
  * Pix connector's tests. Written from the published specification (bacen/pix-api, openapi.yaml):
  * OAuth2 client credentials (`POST /oauth/token`), `PUT/GET /cob/{txid}`, `PUT /cobv/{txid}`,
- * `GET /pix?inicio=&fim=` with `paginacao`, `PUT /pix/{e2eid}/devolucao/{id}`, `PUT /webhook/{chave}`,
- * and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`). With `tls` it demands a
+ * `GET /pix?inicio=&fim=` with `paginacao`, `PUT` and `GET /pix/{e2eid}/devolucao/{id}`, `PUT
+ * /webhook/{chave}`, and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`, also when
+ * a devolução reaches DEVOLVIDO or NAO_REALIZADO). With `tls` it demands a
  * client certificate signed by its CA (mutual TLS), as every PSP does.
  *
  * The payer is played in-process: `pay(txid)` settles a Pix to a charge and notifies the
@@ -50,7 +51,18 @@ export interface StandInPix {
   valor: string;
   chave: string;
   horario: string;
-  devolucoes: { id: string; rtrId: string; valor: string; horario: { solicitacao: string; liquidacao: string }; status: string }[];
+  devolucoes: StandInDevolucao[];
+}
+
+export interface StandInDevolucao {
+  id: string;
+  rtrId: string;
+  valor: string;
+  natureza: string;
+  descricao?: string;
+  horario: { solicitacao: string; liquidacao?: string };
+  status: 'EM_PROCESSAMENTO' | 'DEVOLVIDO' | 'NAO_REALIZADO';
+  motivo?: string;
 }
 
 export class PixStandIn {
@@ -59,6 +71,10 @@ export class PixStandIn {
   /** Every request the gateway made (method, path, authorization scheme): the tests check what was sent. */
   readonly requests: { method: string; path: string; body: unknown }[] = [];
   readonly webhookCalls: { status: number | string }[] = [];
+  /** How a new devolução is answered: settled at once, or in process until `settleDevolucao`. */
+  devolucaoAnswer: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' = 'DEVOLVIDO';
+  /** The next `PUT .../devolucao` loses its answer: `after` the devolução is recorded, or `before` (it never arrived). */
+  dropNextDevolucao: 'after' | 'before' | null = null;
   private readonly tokens = new Set<string>();
   private server?: http.Server;
   private webhook?: { url: string; secret: string };
@@ -138,6 +154,20 @@ export class PixStandIn {
     return status;
   }
 
+  /**
+   * A devolução in process reaches its final status, and (unless `webhook: 'lose'`) the PSP
+   * calls the webhook with the Pix and its devoluções, as the API Pix's callback says.
+   */
+  async settleDevolucao(endToEndId: string, id: string, status: 'DEVOLVIDO' | 'NAO_REALIZADO', options: { motivo?: string; webhook?: 'deliver' | 'lose' } = {}): Promise<void> {
+    const pix = this.received.find((p) => p.endToEndId === endToEndId);
+    const devolucao = pix?.devolucoes.find((d) => d.id === id);
+    if (!pix || !devolucao) throw new Error(`no devolução ${id} of ${endToEndId}`);
+    devolucao.status = status;
+    devolucao.horario.liquidacao = new Date().toISOString();
+    if (options.motivo) devolucao.motivo = options.motivo;
+    if (options.webhook !== 'lose') await this.notify([pix]);
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://standin');
     const chunks: Buffer[] = [];
@@ -212,19 +242,45 @@ export class PixStandIn {
       });
     }
     if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
+      if (this.dropNextDevolucao === 'before') {
+        this.dropNextDevolucao = null;
+        return void res.socket?.destroy();
+      }
       const pix = this.received.find((p) => p.endToEndId === m![1]);
       if (!pix) return problem(404, 'PixNaoEncontrado', 'no such Pix');
-      if (!/^[a-zA-Z0-9]{1,35}$/.test(m[2])) return problem(400, 'DevolucaoInvalida', 'id must be 1 to 35 alphanumerics');
-      if (!VALOR.test(body?.valor ?? '')) return problem(400, 'DevolucaoInvalida', 'valor must be a decimal string with 2 decimals');
+      // DevolucaoSolicitada: valor required; natureza ORIGINAL or RETIRADA; descricao up to 140.
+      if (!/^[a-zA-Z0-9]{1,35}$/.test(m[2])) return problem(400, 'PixDevolucaoInvalida', 'id must be 1 to 35 alphanumerics');
+      if (!VALOR.test(body?.valor ?? '')) return problem(400, 'PixDevolucaoInvalida', 'valor must be a decimal string with 2 decimals');
+      if (body.natureza !== undefined && !['ORIGINAL', 'RETIRADA'].includes(body.natureza)) return problem(400, 'PixDevolucaoInvalida', 'natureza must be ORIGINAL or RETIRADA');
+      if (body.descricao !== undefined && (typeof body.descricao !== 'string' || body.descricao.length > 140)) return problem(400, 'PixDevolucaoInvalida', 'descricao is up to 140 characters');
+      const unknown = Object.keys(body).filter((k) => !['valor', 'natureza', 'descricao'].includes(k));
+      if (unknown.length) return problem(400, 'PixDevolucaoInvalida', `unknown fields ${unknown.join(', ')}`);
       const same = pix.devolucoes.find((d) => d.id === m![2]);
       if (same) return same.valor === body.valor ? send(201, same) : problem(409, 'DevolucaoIdJaUtilizado', 'this id was used with another valor');
       const cents = (v: string) => BigInt(v.replace('.', ''));
-      const refunded = pix.devolucoes.reduce((sum, d) => sum + cents(d.valor), 0n);
-      if (refunded + cents(body.valor) > cents(pix.valor)) return problem(400, 'DevolucaoValorExcedido', 'the refunds would exceed the Pix');
+      const taken = pix.devolucoes.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + cents(d.valor), 0n);
+      if (taken + cents(body.valor) > cents(pix.valor)) return problem(400, 'PixDevolucaoInvalida', 'the refunds would exceed the Pix');
       const now = new Date().toISOString();
-      const devolucao = { id: m[2], rtrId: `D12345678${now.replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex').slice(0, 11)}`, valor: body.valor, horario: { solicitacao: now, liquidacao: now }, status: 'DEVOLVIDO' };
+      const settled = this.devolucaoAnswer === 'DEVOLVIDO';
+      const devolucao: StandInDevolucao = {
+        id: m[2],
+        rtrId: `D12345678${now.replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex').slice(0, 11)}`,
+        valor: body.valor,
+        natureza: body.natureza ?? 'ORIGINAL',
+        ...(body.descricao ? { descricao: body.descricao } : {}),
+        horario: settled ? { solicitacao: now, liquidacao: now } : { solicitacao: now },
+        status: this.devolucaoAnswer,
+      };
       pix.devolucoes.push(devolucao);
+      if (this.dropNextDevolucao === 'after') {
+        this.dropNextDevolucao = null;
+        return void res.socket?.destroy();
+      }
       return send(201, devolucao);
+    }
+    if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path)) && req.method === 'GET') {
+      const devolucao = this.received.find((p) => p.endToEndId === m![1])?.devolucoes.find((d) => d.id === m![2]);
+      return devolucao ? send(200, devolucao) : problem(404, 'PixDevolucaoNaoEncontrada', 'no such devolução');
     }
     if ((m = /^\/webhook\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
       if (typeof body?.webhookUrl !== 'string') return problem(400, 'WebhookOperacaoInvalida', 'webhookUrl is required');

@@ -1,0 +1,144 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RetryLater } from '../../src/jobs/registry.js';
+import { makePixTestCerts, type PixTestCerts } from '../standins/pix-certs.js';
+import { PixStandIn, STANDIN_PIX_CLIENT_ID, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
+import { testDialect } from '../support/database.js';
+import { testApp, type TestApp } from '../support/harness.js';
+
+const CHARGES = '/gateway/v1/pix/charges';
+const WEBHOOK_PATH = '/psp/pix-notifications';
+const WEBHOOK_SECRET = 'pix-webhook-secret-0123456789abcdef';
+
+/** Pix refunds through a PSP speaking the API Pix (the stand-in, over mutual TLS): PUT devolucao, its webhook, and GET devolucao when the answer is lost. */
+describe(`Pix refunds through the API Pix (${testDialect})`, () => {
+  let certs: PixTestCerts;
+  let psp: PixStandIn;
+  let t: TestApp;
+  let headers: Record<string, string>;
+  beforeAll(async () => {
+    certs = makePixTestCerts();
+    psp = await new PixStandIn({ tls: { certFile: certs.serverCertFile, keyFile: certs.serverKeyFile, caFile: certs.caFile } }).start();
+    t = await testApp({
+      env: {
+        PIX_PROVIDER: 'bcb',
+        PIX_API_URL: psp.baseUrl,
+        PIX_CLIENT_ID: STANDIN_PIX_CLIENT_ID,
+        PIX_CLIENT_SECRET: STANDIN_PIX_CLIENT_SECRET,
+        PIX_CERT_FILE: certs.clientCertFile,
+        PIX_KEY_FILE: certs.clientKeyFile,
+        PIX_CA_FILE: certs.caFile,
+        PIX_KEY: STANDIN_PIX_KEY,
+        PIX_WEBHOOK_PATH: WEBHOOK_PATH,
+        PIX_WEBHOOK_SECRET: WEBHOOK_SECRET,
+        PIX_WEBHOOK_ALLOWED_IPS: '127.0.0.1, ::1',
+      },
+    });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    psp.setWebhook({ url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${WEBHOOK_PATH}`, secret: WEBHOOK_SECRET });
+    headers = (await t.merchant()).headers;
+  });
+  afterAll(async () => {
+    await t?.close();
+    await psp?.stop();
+    certs?.remove();
+  });
+  beforeEach(() => {
+    psp.devolucaoAnswer = 'DEVOLVIDO';
+    psp.dropNextDevolucao = null;
+  });
+
+  const paid = async (amount: number) => {
+    const charge = (await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount } })).json();
+    const pix = await psp.pay(charge.txid);
+    expect((await t.inject({ method: 'GET', url: `${CHARGES}/${charge.id}`, headers })).json().status).toBe('Paid');
+    return { charge, pix };
+  };
+  const refund = async (chargeId: string, payload: object) => {
+    const res = await t.inject({ method: 'POST', url: `${CHARGES}/${chargeId}/refunds`, headers, payload });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json();
+  };
+  const list = async (chargeId: string) => (await t.inject({ method: 'GET', url: `${CHARGES}/${chargeId}/refunds`, headers })).json().items;
+  const refunded = async (chargeId: string) => (await t.inject({ method: 'GET', url: `${CHARGES}/${chargeId}`, headers })).json().refundedAmount;
+  const puts = (e2e: string) => psp.requests.filter((r) => r.method === 'PUT' && r.path.startsWith(`/pix/${e2e}/devolucao/`));
+  const devolucoes = (e2e: string) => psp.received.find((p) => p.endToEndId === e2e)!.devolucoes;
+
+  it('PUT /pix/{e2eid}/devolucao/{refundId} with valor, natureza ORIGINAL and descricao; DEVOLVIDO is Returned', async () => {
+    const { charge, pix } = await paid(5000);
+    const r = await refund(charge.id, { amount: 1234, reason: 'Troca do produto' });
+    expect(r).toMatchObject({ status: 'Returned', amount: 1234 });
+    expect(puts(pix.endToEndId)).toEqual([{ method: 'PUT', path: `/pix/${pix.endToEndId}/devolucao/${r.refundId}`, body: { valor: '12.34', natureza: 'ORIGINAL', descricao: 'Troca do produto' } }]);
+    expect(await refunded(charge.id)).toBe(1234);
+  });
+
+  it('EM_PROCESSAMENTO stays InProcess (its amount held) until the webhook of returns says DEVOLVIDO; a repeated webhook records nothing twice', async () => {
+    const { charge, pix } = await paid(3000);
+    psp.devolucaoAnswer = 'EM_PROCESSAMENTO';
+    const r = await refund(charge.id, { amount: 2000 });
+    expect(r.status).toBe('InProcess');
+    expect(await refunded(charge.id)).toBe(0);
+    // What is in flight counts as taken.
+    const over = await t.inject({ method: 'POST', url: `${CHARGES}/${charge.id}/refunds`, headers, payload: { amount: 1001 } });
+    expect(over.statusCode).toBe(400);
+    await psp.settleDevolucao(pix.endToEndId, r.refundId, 'DEVOLVIDO');
+    expect(psp.webhookCalls.at(-1)?.status).toBe(200);
+    expect((await list(charge.id))[0]).toMatchObject({ refundId: r.refundId, status: 'Returned' });
+    expect(await refunded(charge.id)).toBe(2000);
+    await psp.notify([psp.received.find((p) => p.endToEndId === pix.endToEndId)!]);
+    expect(await refunded(charge.id)).toBe(2000);
+    expect(await t.ctx.database.db.selectFrom('receivables').select('id').where('source_id', '=', charge.id).where('installment_number', '=', 0).execute()).toHaveLength(1);
+  });
+
+  it('NAO_REALIZADO from the webhook is NotDone with its motivo; nothing returned', async () => {
+    const { charge, pix } = await paid(3000);
+    psp.devolucaoAnswer = 'EM_PROCESSAMENTO';
+    const r = await refund(charge.id, {});
+    await psp.settleDevolucao(pix.endToEndId, r.refundId, 'NAO_REALIZADO', { motivo: 'Conta do pagador encerrada' });
+    expect((await list(charge.id))[0]).toMatchObject({ status: 'NotDone', statusReason: 'Conta do pagador encerrada' });
+    expect(await refunded(charge.id)).toBe(0);
+  });
+
+  it('no webhook: the job reads GET /pix/{e2eid}/devolucao/{id} (still in process: later; final: recorded)', async () => {
+    const { charge, pix } = await paid(3000);
+    psp.devolucaoAnswer = 'EM_PROCESSAMENTO';
+    const r = await refund(charge.id, { amount: 500 });
+    await expect(t.ctx.pix.refunds.recover(r.refundId)).rejects.toBeInstanceOf(RetryLater);
+    await psp.settleDevolucao(pix.endToEndId, r.refundId, 'DEVOLVIDO', { webhook: 'lose' });
+    await t.ctx.pix.refunds.recover(r.refundId);
+    expect((await list(charge.id))[0].status).toBe('Returned');
+    expect(await refunded(charge.id)).toBe(500);
+    expect(puts(pix.endToEndId)).toHaveLength(1);
+  });
+
+  it('an answer lost after the PSP recorded it: read at once, Returned, sent once', async () => {
+    const { charge, pix } = await paid(3000);
+    psp.dropNextDevolucao = 'after';
+    const r = await refund(charge.id, { amount: 700 });
+    expect(r.status).toBe('Returned');
+    expect(puts(pix.endToEndId)).toHaveLength(1);
+    expect(devolucoes(pix.endToEndId)).toHaveLength(1);
+    expect(await refunded(charge.id)).toBe(700);
+  });
+
+  it('a request that never arrived stays InProcess, then, unknown to the PSP past the window, NotDone: never sent again', async () => {
+    const { charge, pix } = await paid(3000);
+    psp.dropNextDevolucao = 'before';
+    const r = await refund(charge.id, { amount: 900 });
+    expect(r.status).toBe('InProcess');
+    await expect(t.ctx.pix.refunds.recover(r.refundId)).rejects.toBeInstanceOf(RetryLater);
+    await t.ctx.database.db.updateTable('pix_refunds').set({ sent_at: new Date(Date.now() - 10 * 60_000).toISOString() }).where('refund_id', '=', r.refundId).execute();
+    await t.ctx.pix.refunds.recover(r.refundId);
+    expect((await list(charge.id))[0]).toMatchObject({ status: 'NotDone', statusReason: expect.stringMatching(/no record/) });
+    expect(devolucoes(pix.endToEndId)).toHaveLength(0);
+    expect(await refunded(charge.id)).toBe(0);
+  });
+
+  it("the PSP's refusal is NotDone with its detail", async () => {
+    const { charge, pix } = await paid(3000);
+    // The PSP's own cap: a devolução beyond the Pix (played by a smaller Pix than the charge).
+    psp.received.find((p) => p.endToEndId === pix.endToEndId)!.valor = '10.00';
+    const r = await refund(charge.id, { amount: 2000 });
+    expect(r).toMatchObject({ status: 'NotDone', statusReason: expect.stringMatching(/exceed/) });
+  });
+});
