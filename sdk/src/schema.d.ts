@@ -940,6 +940,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/gateway/v1/pix/charges/{id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a Pix charge's refunds
+         * @description Every refund of the charge in the order they were made, with its status.
+         */
+        get: operations["listPixRefunds"];
+        put?: never;
+        /**
+         * Refund a Pix charge (devolução)
+         * @description Returns part or all of what is left of a Paid charge to its payer. Several partial refunds add up to at most the amount paid; past it, 0, or a charge not Paid is refused (400 amount, 409 status) and nothing is sent. Accepts an Idempotency-Key header.
+         */
+        post: operations["createPixRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/pix/{id}/pay": {
         parameters: {
             query?: never;
@@ -954,6 +978,26 @@ export interface paths {
          * @description Only a Pending, unexpired charge can be paid (409 otherwise).
          */
         post: operations["sandboxPayPixCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/pix/refunds/{refundId}/fail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Fail a Pix refund (sandbox)
+         * @description The refund becomes NotDone and pix.refund_failed is sent; one already Returned is undone (refundedAmount and the receivable given back). 409 when it is NotDone already, or with a real PSP.
+         */
+        post: operations["sandboxFailPixRefund"];
         delete?: never;
         options?: never;
         head?: never;
@@ -6358,6 +6402,8 @@ export interface operations {
                         /** Format: date-time */
                         expiresAt: string;
                         paidAt: string | null;
+                        /** @description Cents returned to the payer so far (refunds Returned) */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -6442,6 +6488,8 @@ export interface operations {
                         /** Format: date-time */
                         expiresAt: string;
                         paidAt: string | null;
+                        /** @description Cents returned to the payer so far (refunds Returned) */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -6485,6 +6533,191 @@ export interface operations {
             };
         };
     };
+    listPixRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            /** @description Also the API Pix's devolução id at the PSP */
+                            refundId: string;
+                            chargeId: string;
+                            /** @description Cents */
+                            amount: number;
+                            /** @description The API Pix's EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO. InProcess ends with pix.refunded or pix.refund_failed */
+                            status: "InProcess" | "Returned" | "NotDone";
+                            /** @description The API Pix's natureza: ORIGINAL for a merchant's refund */
+                            nature: "ORIGINAL" | "MED_OPERACIONAL" | "MED_FRAUDE";
+                            reason: string | null;
+                            /** @description Why a NotDone return was not made (nothing was returned) */
+                            statusReason: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    createPixRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Cents to return; by default what is left of the charge (0 is refused with tag amount) */
+                    amount?: number;
+                    /** @description A message to the payer (the API Pix's descricao) */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Also the API Pix's devolução id at the PSP */
+                        refundId: string;
+                        chargeId: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description The API Pix's EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO. InProcess ends with pix.refunded or pix.refund_failed */
+                        status: "InProcess" | "Returned" | "NotDone";
+                        /** @description The API Pix's natureza: ORIGINAL for a merchant's refund */
+                        nature: "ORIGINAL" | "MED_OPERACIONAL" | "MED_FRAUDE";
+                        reason: string | null;
+                        /** @description Why a NotDone return was not made (nothing was returned) */
+                        statusReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
     sandboxPayPixCharge: {
         parameters: {
             query?: never;
@@ -6514,8 +6747,85 @@ export interface operations {
                         /** Format: date-time */
                         expiresAt: string;
                         paidAt: string | null;
+                        /** @description Cents returned to the payer so far (refunds Returned) */
+                        refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxFailPixRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refundId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Also the API Pix's devolução id at the PSP */
+                        refundId: string;
+                        chargeId: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description The API Pix's EM_PROCESSAMENTO, DEVOLVIDO, NAO_REALIZADO. InProcess ends with pix.refunded or pix.refund_failed */
+                        status: "InProcess" | "Returned" | "NotDone";
+                        /** @description The API Pix's natureza: ORIGINAL for a merchant's refund */
+                        nature: "ORIGINAL" | "MED_OPERACIONAL" | "MED_FRAUDE";
+                        reason: string | null;
+                        /** @description Why a NotDone return was not made (nothing was returned) */
+                        statusReason: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     };
                 };
             };
