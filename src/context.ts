@@ -186,7 +186,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     acquirer,
     acquirerConnections,
     payments,
-    disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement }),
+    disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement, pix: pix.medClaims }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
     settlement,

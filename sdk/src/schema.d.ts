@@ -676,6 +676,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/pix/{id}/infraction": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Open a MED claim against a Pix (sandbox)
+         * @description Plays a MED claim (dispute of type pix_med) as POST /admin/disputes with pixChargeId registers one: by default FR01 (fraud) and what is left of the Pix, 10 days to respond.
+         */
+        post: operations["sandboxPixInfraction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/gateway/v1/paymentlink": {
         parameters: {
             query?: never;
@@ -4224,10 +4244,13 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    paymentId: string;
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...) */
+                    /** @description A card payment (a chargeback) */
+                    paymentId?: string;
+                    /** @description A paid Pix charge (a MED claim, type pix_med) */
+                    pixChargeId?: string;
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
-                    /** @description Cents disputed; by default what is left of the payment */
+                    /** @description Cents disputed; by default what is left of the payment or Pix */
                     amount?: number;
                     /** @description Last day evidence is taken (YYYY-MM-DD); by default 10 days from today */
                     respondBy?: string;
@@ -4243,7 +4266,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;
@@ -4345,7 +4373,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;
@@ -4450,7 +4483,12 @@ export interface operations {
                     "application/json": {
                         items: {
                             disputeId: string;
-                            paymentId: string;
+                            /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                            type: "chargeback" | "pix_med";
+                            /** @description The card payment (chargeback) */
+                            paymentId: string | null;
+                            /** @description The Pix charge (pix_med) */
+                            pixChargeId: string | null;
                             status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                             reasonCode: string;
                             reasonMessage: string;
@@ -4525,7 +4563,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;
@@ -4635,7 +4678,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;
@@ -4755,7 +4803,12 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;
@@ -4856,7 +4909,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...) */
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
                 };
             };
@@ -4870,7 +4923,125 @@ export interface operations {
                 content: {
                     "application/json": {
                         disputeId: string;
-                        paymentId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
+                        status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        reasonCode: string;
+                        reasonMessage: string;
+                        /** @description Cents */
+                        amount: number;
+                        /** @description YYYY-MM-DD */
+                        respondBy: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        closedAt: string | null;
+                        evidence: {
+                            evidenceId: string;
+                            text: string | null;
+                            files: {
+                                fileId: string;
+                                fileName: string;
+                                contentType: string;
+                                size: number;
+                                sha256: string;
+                            }[];
+                            /** Format: date-time */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxPixInfraction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description FR01 fraud (MED_FRAUDE), BE08 operational failure (MED_OPERACIONAL)
+                     * @default FR01
+                     */
+                    reasonCode?: "FR01" | "BE08";
+                    /** @description Cents disputed; by default what is left of the payment or Pix */
+                    amount?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        disputeId: string;
+                        /** @description chargeback (a card payment) or pix_med (a MED claim against a received Pix) */
+                        type: "chargeback" | "pix_med";
+                        /** @description The card payment (chargeback) */
+                        paymentId: string | null;
+                        /** @description The Pix charge (pix_med) */
+                        pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
                         reasonCode: string;
                         reasonMessage: string;

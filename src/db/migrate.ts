@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018_payments_without_billing_index.js';
 import * as m0019 from './migrations/0019_refunds.js';
 import * as m0020 from './migrations/0020_disputes.js';
 import * as m0030 from './migrations/0030_pix_refunds.js';
+import * as m0031 from './migrations/0031_pix_med.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -48,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '0019_refunds': m0019,
   '0020_disputes': m0020,
   '0030_pix_refunds': m0030,
+  '0031_pix_med': m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

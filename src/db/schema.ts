@@ -172,6 +172,9 @@ export interface PaymentsTable {
 /** A chargeback of a card payment (disputes module). */
 export interface DisputesTable {
   dispute_id: string;
+  /** chargeback (a card payment) or pix_med (a MED claim against a received Pix). */
+  type: Generated<'chargeback' | 'pix_med'>;
+  /** The disputed transaction: the card payment, or for pix_med the Pix charge. */
   payment_id: string;
   merchant_id: string;
   account_number: number;
@@ -367,6 +370,9 @@ export interface PixChargesTable {
   created_at: string;
   /** Cents returned to the payer so far (devoluções made). */
   refunded_amount: Generated<number>;
+  /** The MED claim open on this charge, if any, and the cents it holds (not refundable meanwhile). */
+  med_dispute_id: Generated<string | null>;
+  med_blocked_amount: Generated<number>;
 }
 
 export interface PixRefundsTable {

@@ -39,6 +39,7 @@ describe(`the OpenAPI examples are accepted by the sandbox (${testDialect})`, ()
     reviewPayment: 'needs a payment held for review; its two values are in the schema',
     createRefund: 'needs a captured payment of the caller; its one field, amount, is optional',
     createPixRefund: 'needs a paid Pix charge of the caller; both fields are optional',
+    sandboxPixInfraction: 'needs a paid Pix charge; both fields are optional',
     registerDispute: 'needs a captured payment (any merchant\'s) and a reason code of its brand',
     resolveDispute: 'needs an open dispute; its one field is won or lost',
     addDisputeEvidence: 'needs an open dispute of the caller; its files are PDF, PNG or JPEG bytes',

@@ -134,6 +134,16 @@ describe(`Pix refunds through the API Pix (${testDialect})`, () => {
     expect(await refunded(charge.id)).toBe(0);
   });
 
+  it('a MED claim lost: the return goes through PUT devolucao with its valor and no natureza (the MED natureza is the PSP\'s), recorded MED_FRAUDE', async () => {
+    const { charge, pix } = await paid(4000);
+    const d = (await t.inject({ method: 'POST', url: '/admin/disputes', headers: t.adminHeaders, payload: { pixChargeId: charge.id, reasonCode: 'FR01', amount: 1500 } })).json();
+    expect(d).toMatchObject({ type: 'pix_med', amount: 1500 });
+    expect((await t.inject({ method: 'POST', url: `/admin/disputes/${d.disputeId}/resolve`, headers: t.adminHeaders, payload: { outcome: 'lost' } })).json().status).toBe('Lost');
+    const [r] = await list(charge.id);
+    expect(r).toMatchObject({ amount: 1500, status: 'Returned', nature: 'MED_FRAUDE' });
+    expect(puts(pix.endToEndId).map((p) => p.body)).toEqual([{ valor: '15.00', descricao: `MED ${d.disputeId}` }]);
+  });
+
   it("the PSP's refusal is NotDone with its detail", async () => {
     const { charge, pix } = await paid(3000);
     // The PSP's own cap: a devolução beyond the Pix (played by a smaller Pix than the charge).

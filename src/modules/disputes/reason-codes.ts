@@ -107,8 +107,18 @@ const AMEX: Table = {
 /** Hipercard follows Mastercard's numbering. */
 export const REASON_CODES: Record<CardBrand, Table> = { visa: VISA, mastercard: MASTERCARD, elo: ELO, amex: AMEX, hipercard: MASTERCARD };
 
-/** The reason of `code` for a payment of `brand`, or undefined when that brand has no such code. */
+/**
+ * MED claims (brand PIX): the API Pix's return reasons of its two MED natures (DevolucaoNatureza:
+ * BE08 an operational failure of the payer's PSP, FR01 a well-founded suspicion of fraud).
+ */
+export const MED_REASON_CODES: Record<string, ReasonCode & { nature: 'MED_OPERACIONAL' | 'MED_FRAUDE' }> = {
+  FR01: { message: 'Fundada suspeita de fraude (MED)', fraud: true, nature: 'MED_FRAUDE' },
+  BE08: { message: 'Falha operacional do PSP do pagador (MED)', fraud: false, nature: 'MED_OPERACIONAL' },
+};
+
+/** The reason of `code` for a payment of `brand` (PIX: a MED claim), or undefined when that brand has no such code. */
 export function reasonOf(brand: string, code: string): ReasonCode | undefined {
+  if (brand === 'PIX') return Object.hasOwn(MED_REASON_CODES, code) ? MED_REASON_CODES[code] : undefined;
   const table = REASON_CODES[brand as CardBrand];
   return table && Object.hasOwn(table, code) ? table[code] : undefined;
 }

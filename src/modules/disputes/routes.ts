@@ -7,8 +7,9 @@ import { listDisputesRoute } from './routes/list-disputes.js';
 import { registerDisputeRoute } from './routes/register-dispute.js';
 import { resolveDisputeRoute } from './routes/resolve-dispute.js';
 import { sandboxDisputeRoute } from './routes/sandbox-dispute.js';
+import { sandboxInfractionRoute } from './routes/sandbox-infraction.js';
 
-/** Disputes: the operator's registration and decision, the merchant's answers, the sandbox's chargeback. */
+/** Disputes (chargebacks and MED claims): the operator's registration and decision, the merchant's answers, the sandbox's chargeback and infraction. */
 export function registerDisputeRoutes(app: App, ctx: AppContext): void {
   registerDisputeRoute(app, ctx);
   resolveDisputeRoute(app, ctx);
@@ -17,5 +18,8 @@ export function registerDisputeRoutes(app: App, ctx: AppContext): void {
   addEvidenceRoute(app, ctx);
   acceptDisputeRoute(app, ctx);
   // Sandbox mode only: in production every /sandbox path is 404.
-  if (ctx.sandboxClock) sandboxDisputeRoute(app, ctx);
+  if (ctx.sandboxClock) {
+    sandboxDisputeRoute(app, ctx);
+    sandboxInfractionRoute(app, ctx);
+  }
 }

@@ -6,14 +6,19 @@ export const DISPUTE_STATUSES = ['NeedsResponse', 'UnderReview', 'Won', 'Lost', 
 export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 
 export const RegisterDisputeBody = Type.Object({
-  paymentId: Type.String({ minLength: 1, maxLength: 36 }),
-  reasonCode: Type.String({ minLength: 1, maxLength: 10, description: "The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...)" }),
-  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Cents disputed; by default what is left of the payment' })),
+  paymentId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'A card payment (a chargeback)' })),
+  pixChargeId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'A paid Pix charge (a MED claim, type pix_med)' })),
+  reasonCode: Type.String({ minLength: 1, maxLength: 10, description: "The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure)" }),
+  amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Cents disputed; by default what is left of the payment or Pix' })),
   respondBy: Type.Optional(Type.String({ pattern: DATE, description: 'Last day evidence is taken (YYYY-MM-DD); by default 10 days from today' })),
 });
 export type RegisterDisputeBody = Static<typeof RegisterDisputeBody>;
 
 export const SandboxDisputeBody = Type.Object({ reasonCode: RegisterDisputeBody.properties.reasonCode });
+export const SandboxInfractionBody = Type.Object({
+  reasonCode: Type.Optional(Type.Union([Type.Literal('FR01'), Type.Literal('BE08')], { default: 'FR01', description: 'FR01 fraud (MED_FRAUDE), BE08 operational failure (MED_OPERACIONAL)' })),
+  amount: RegisterDisputeBody.properties.amount,
+});
 export type SandboxDisputeBody = Static<typeof SandboxDisputeBody>;
 
 export const ResolveDisputeBody = Type.Object({ outcome: Type.Union([Type.Literal('won'), Type.Literal('lost')]) });
@@ -43,7 +48,9 @@ const EvidenceView = Type.Object({
 
 const disputeFields = {
   disputeId: Type.String(),
-  paymentId: Type.String(),
+  type: Type.Union([Type.Literal('chargeback'), Type.Literal('pix_med')], { description: 'chargeback (a card payment) or pix_med (a MED claim against a received Pix)' }),
+  paymentId: Type.Union([Type.String(), Type.Null()], { description: 'The card payment (chargeback)' }),
+  pixChargeId: Type.Union([Type.String(), Type.Null()], { description: 'The Pix charge (pix_med)' }),
   status: Type.Union(DISPUTE_STATUSES.map((s) => Type.Literal(s))),
   reasonCode: Type.String(),
   reasonMessage: Type.String(),
@@ -71,3 +78,4 @@ export type DisputeQuery = Static<typeof DisputeQuery>;
 
 export const DisputeIdParams = Type.Object({ disputeId: Type.String({ minLength: 1, maxLength: 36 }) });
 export const PaymentIdParams = Type.Object({ paymentId: Type.String({ minLength: 1, maxLength: 36 }) });
+export const PixChargeIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 36 }) });

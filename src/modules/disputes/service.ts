@@ -11,7 +11,7 @@ import type { PaymentService } from '../payments/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { checkEvidence } from './evidence.js';
-import { reasonOf } from './reason-codes.js';
+import { MED_REASON_CODES, reasonOf } from './reason-codes.js';
 import { disputesRepository, OPEN_STATUSES, type DisputeRow, type DisputeSortColumn } from './repository.js';
 import type { DisputeQuery, DisputeResult, DisputeStatus, DisputeSummary, EvidenceBody } from './schemas.js';
 
@@ -27,11 +27,22 @@ export const disputeFileAd = (fileId: string) => `dispute_file:${fileId}`;
  * an acquirer's chargeback feed (Cielo's notifications) would make the same, with its source.
  */
 export interface ChargebackNotice {
-  paymentId: string;
+  /** A card payment's chargeback; or, with `pixChargeId`, a MED claim against a received Pix. */
+  paymentId?: string;
+  pixChargeId?: string;
   reasonCode: string;
   amount?: number;
   respondBy?: string;
   source: 'operator' | 'sandbox' | 'acquirer';
+}
+
+/** The Pix side of MED claims (the pix module's PixMedClaims), declared here so that this module does not import it. */
+export interface PixClaims {
+  find(trx: Executor, chargeId: string, lock: boolean): Promise<{ id: string; merchant_id: string; account_number: number; status: string; nsu: string; cod_auth: string; med_dispute_id: string | null; claimable: number } | undefined>;
+  block(trx: Executor, chargeId: string, disputeId: string, amount: number): Promise<boolean>;
+  release(trx: Executor, chargeId: string, disputeId: string): Promise<void>;
+  recordReturn(trx: Executor, chargeId: string, disputeId: string, amount: number, nature: 'MED_OPERACIONAL' | 'MED_FRAUDE'): Promise<string>;
+  sendReturn(refundId: string): Promise<void>;
 }
 
 export interface DisputeDeps {
@@ -41,12 +52,15 @@ export interface DisputeDeps {
   cipher: DataCipher;
   payments: Pick<PaymentService, 'disputes'>;
   settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute' | 'chargeBack'>;
+  pix: PixClaims;
 }
 
 function summaryOf(row: DisputeRow): DisputeSummary {
   return {
     disputeId: row.dispute_id,
-    paymentId: row.payment_id,
+    type: row.type,
+    paymentId: row.type === 'pix_med' ? null : row.payment_id,
+    pixChargeId: row.type === 'pix_med' ? row.payment_id : null,
     status: row.status as DisputeStatus,
     reasonCode: row.reason_code,
     reasonMessage: reasonOf(row.brand, row.reason_code)?.message ?? row.reason_code,
@@ -78,12 +92,13 @@ export class DisputeService {
   }
 
   async register(notice: ChargebackNotice): Promise<DisputeResult> {
+    if (notice.pixChargeId !== undefined || notice.paymentId === undefined) return this.registerMed(notice);
     const { database, clock, payments, settlement } = this.deps;
     const now = clock.now();
     const at = now.toISOString();
     const today = toIsoDate(now);
     const row = await database.db.transaction().execute(async (trx) => {
-      const payment = await payments.disputes.find(trx, notice.paymentId, this.lock());
+      const payment = await payments.disputes.find(trx, notice.paymentId!, this.lock());
       if (!payment) throw notFound('Payment');
       if (payment.status !== 'Authorized' && payment.status !== 'Paid') throw conflict(`A payment in status ${payment.status} cannot be disputed; only Authorized or Paid ones can.`, 'status');
       if (payment.open_dispute_id) throw conflict(`Dispute ${payment.open_dispute_id} of this payment is still open.`, 'status');
@@ -96,6 +111,7 @@ export class DisputeService {
       if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
       const row: DisputeRow = {
         dispute_id: timeOrderedUuid(now),
+        type: 'chargeback',
         payment_id: payment.payment_id,
         merchant_id: payment.merchant_id,
         account_number: payment.account_number,
@@ -113,6 +129,53 @@ export class DisputeService {
       if (!(await payments.disputes.open(trx, payment.payment_id, row.dispute_id))) throw conflict('The payment changed meanwhile; no dispute was registered.', 'status');
       await settlement.holdForDispute(trx, payment.payment_id);
       await this.notify(trx, row, transactionStatus(row, payment, payment.status, 'Blocked', at), 'dispute.created', { status: row.status, reasonCode: row.reason_code, reasonMessage: reason.message, amount, respondBy });
+      return row;
+    });
+    return { ...summaryOf(row), evidence: [] };
+  }
+
+  /**
+   * A MED claim against a received Pix (type pix_med), as the payer's PSP opens it: the claimed
+   * amount (by default what is left of the Pix) is held on the charge and its receivable blocked.
+   */
+  private async registerMed(notice: ChargebackNotice): Promise<DisputeResult> {
+    const { database, clock, pix } = this.deps;
+    if (notice.paymentId !== undefined && notice.pixChargeId !== undefined) throw new ApiError(400, 'pixChargeId', 'Name either paymentId (a chargeback) or pixChargeId (a MED claim), not both.');
+    if (notice.pixChargeId === undefined) throw new ApiError(400, 'paymentId', 'paymentId (a chargeback) or pixChargeId (a MED claim) is required.');
+    const chargeId = notice.pixChargeId;
+    const now = clock.now();
+    const at = now.toISOString();
+    const today = toIsoDate(now);
+    const row = await database.db.transaction().execute(async (trx) => {
+      const charge = await pix.find(trx, chargeId, this.lock());
+      if (!charge) throw notFound('Pix charge');
+      if (charge.status !== 'Paid') throw conflict(`A Pix charge in status ${charge.status} cannot be claimed; only a Paid one can.`, 'status');
+      if (charge.med_dispute_id) throw conflict(`Dispute ${charge.med_dispute_id} of this charge is still open.`, 'status');
+      const reason = MED_REASON_CODES[notice.reasonCode];
+      if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
+      const amount = notice.amount ?? charge.claimable;
+      if (amount < 1 || amount > charge.claimable) throw new ApiError(400, 'amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
+      const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
+      if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
+      const row: DisputeRow = {
+        dispute_id: timeOrderedUuid(now),
+        type: 'pix_med',
+        payment_id: charge.id,
+        merchant_id: charge.merchant_id,
+        account_number: charge.account_number,
+        brand: 'PIX',
+        reason_code: notice.reasonCode,
+        amount,
+        respond_by: respondBy,
+        status: 'NeedsResponse',
+        source: notice.source,
+        created_at: at,
+        updated_at: at,
+        closed_at: null,
+      };
+      await disputesRepository.insert(trx, row);
+      if (!(await pix.block(trx, charge.id, row.dispute_id, amount))) throw conflict('The charge changed meanwhile; no claim was registered.', 'status');
+      await this.notify(trx, row, transactionStatus(row, { nsu: charge.nsu, authorization_code: charge.cod_auth }, 'Paid', 'Blocked', at), 'dispute.created', { status: row.status, reasonCode: row.reason_code, reasonMessage: reason.message, amount, respondBy });
       return row;
     });
     return { ...summaryOf(row), evidence: [] };
@@ -197,13 +260,21 @@ export class DisputeService {
   }
 
   private async close(disputeId: string, to: 'Won' | 'Lost' | 'Accepted', merchantId?: string): Promise<void> {
-    const { database, clock, payments, settlement } = this.deps;
+    const { database, clock, payments, settlement, pix } = this.deps;
     const at = clock.now().toISOString();
-    await database.db.transaction().execute(async (trx) => {
+    const medReturn = await database.db.transaction().execute(async (trx) => {
       const row = await disputesRepository.find(trx, disputeId, merchantId);
       if (!row) throw notFound('Dispute');
       const closed = await disputesRepository.move(trx, disputeId, OPEN_STATUSES, to, at, true);
       if (!closed) throw conflict(`The dispute is ${row.status} already.`, 'status');
+      if (row.type === 'pix_med') {
+        // Won: the hold is lifted. Otherwise the claimed amount goes back to the payer as a MED return (sent after the commit).
+        const charge = (await pix.find(trx, row.payment_id, this.lock()))!;
+        const refundId = to === 'Won' ? null : await pix.recordReturn(trx, row.payment_id, disputeId, Number(row.amount), MED_REASON_CODES[row.reason_code]?.nature ?? 'MED_FRAUDE');
+        if (to === 'Won') await pix.release(trx, row.payment_id, disputeId);
+        await this.notify(trx, closed, transactionStatus(row, { nsu: charge.nsu, authorization_code: charge.cod_auth }, 'Blocked', 'Paid', at), 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount), ...(refundId ? { refundId } : {}) });
+        return refundId;
+      }
       const before = (await payments.disputes.find(trx, row.payment_id, this.lock()))!;
       let events: AccountEvent[] = [];
       if (to === 'Won') {
@@ -219,11 +290,13 @@ export class DisputeService {
         if (after.status !== 'Canceled') events = transactionStatus(row, before, 'Blocked', before.status, at);
       }
       await this.notify(trx, closed, events, 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount) });
+      return null;
     });
+    if (medReturn) await pix.sendReturn(medReturn);
   }
 
   private notify(trx: Executor, row: DisputeRow, events: AccountEvent[], type: 'dispute.created' | 'dispute.updated' | 'dispute.closed', data: Record<string, unknown>): Promise<void> {
-    const event: BusinessEvent = { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type, at: row.updated_at, data: { disputeId: row.dispute_id, paymentId: row.payment_id, ...data } };
+    const event: BusinessEvent = { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type, at: row.updated_at, data: { disputeId: row.dispute_id, type: row.type, ...(row.type === 'pix_med' ? { pixChargeId: row.payment_id } : { paymentId: row.payment_id }), ...data } };
     return recordNotifications(trx, this.deps.queue, events, [], [event]);
   }
 

@@ -73,34 +73,55 @@ export class PixRefunds {
       const charge = await query.executeTakeFirst();
       if (!charge) throw notFound('Pix charge');
       const decided = pixRefundAmountOf(
-        { status: charge.status, amount: BigInt(charge.amount), refunded: BigInt(charge.refunded_amount), inProcess: await pixRefundsRepository.inProcessOf(trx, chargeId) },
+        {
+          status: charge.status,
+          amount: BigInt(charge.amount),
+          refunded: BigInt(charge.refunded_amount),
+          inProcess: await pixRefundsRepository.inProcessOf(trx, chargeId),
+          blocked: BigInt(charge.med_blocked_amount),
+        },
         body.amount === undefined ? undefined : BigInt(body.amount),
       );
       if (!decided.ok) throw decided.tag === 'status' ? conflict(decided.message, 'status') : new ApiError(400, 'amount', decided.message);
-      const endToEndId = await endToEndIdOf(trx, chargeId);
-      if (!endToEndId && deps.provider.kind !== 'sandbox') throw conflict('The Pix that paid this charge is not known (no endToEndId): it cannot be returned through the PSP.', 'status');
-      const at = now.toISOString();
-      const refund: PixRefundRow = {
-        refund_id: refundId,
-        charge_id: chargeId,
-        merchant_id: merchantId,
-        account_number: Number(charge.account_number),
-        end_to_end_id: endToEndId,
-        amount: Number(decided.amount),
-        nature: 'ORIGINAL',
-        reason: body.reason ?? null,
-        status: 'InProcess',
-        status_reason: null,
-        // Set with the insert: should we die before the send, the window runs from here.
-        sent_at: deps.clock.wallNow().toISOString(),
-        created_at: at,
-        updated_at: at,
-      };
-      await pixRefundsRepository.insert(trx, refund);
-      await deps.queue.enqueue(trx, { kind: PIX_REFUND_RECOVER_JOB, payload: { refundId }, runAt: new Date(now.getTime() + RECOVER_AFTER_MS), dedupeKey: recoverKey(refundId) });
-      return refund;
+      return this.insert(trx, charge, { refundId, amount: Number(decided.amount), nature: 'ORIGINAL', reason: body.reason ?? null, now });
     });
     return toPixRefund(await this.send(row));
+  }
+
+  /**
+   * Records a refund InProcess with its recovery job, in the caller's transaction (which holds
+   * the charge and has checked the amount); the caller sends it after the commit.
+   */
+  async insert(trx: Executor, charge: { id: string; merchant_id: string; account_number: number }, input: { refundId: string; amount: number; nature: PixRefundRow['nature']; reason: string | null; now: Date }): Promise<PixRefundRow> {
+    const { deps } = this;
+    const endToEndId = await endToEndIdOf(trx, charge.id);
+    if (!endToEndId && deps.provider.kind !== 'sandbox') throw conflict('The Pix that paid this charge is not known (no endToEndId): it cannot be returned through the PSP.', 'status');
+    const at = input.now.toISOString();
+    const refund: PixRefundRow = {
+      refund_id: input.refundId,
+      charge_id: charge.id,
+      merchant_id: charge.merchant_id,
+      account_number: Number(charge.account_number),
+      end_to_end_id: endToEndId,
+      amount: input.amount,
+      nature: input.nature,
+      reason: input.reason,
+      status: 'InProcess',
+      status_reason: null,
+      // Set with the insert: should we die before the send, the window runs from here.
+      sent_at: deps.clock.wallNow().toISOString(),
+      created_at: at,
+      updated_at: at,
+    };
+    await pixRefundsRepository.insert(trx, refund);
+    await deps.queue.enqueue(trx, { kind: PIX_REFUND_RECOVER_JOB, payload: { refundId: input.refundId }, runAt: new Date(input.now.getTime() + RECOVER_AFTER_MS), dedupeKey: recoverKey(input.refundId) });
+    return refund;
+  }
+
+  /** Sends a refund recorded by `insert` (a MED return): once, as `create` does. */
+  async sendRecorded(refundId: string): Promise<void> {
+    const row = await pixRefundsRepository.find(this.deps.database.db, refundId);
+    if (row?.status === 'InProcess') await this.send(row);
   }
 
   async list(merchantId: string, chargeId: string) {

@@ -18,6 +18,7 @@ import { settleCharge } from './settle.js';
 import { chargePayload, dueChargePayload } from './location-payload.js';
 import { DueCharges, type NewDueCharge } from './due-charges.js';
 import { PixRefunds } from './refunds.js';
+import { PixMedClaims } from './med.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
@@ -72,7 +73,11 @@ export class PixService {
     this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeListener(sourceId, paidAt, amountCents) });
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
+    this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
   }
+
+  /** The Pix side of MED claims (the disputes module's pix_med disputes): ./med.ts. */
+  readonly medClaims: PixMedClaims;
 
   /** Refunds (devoluções) of paid charges: ./refunds.ts. */
   readonly refunds: PixRefunds;
@@ -140,6 +145,8 @@ export class PixService {
         paid_at: null,
         created_at: now.toISOString(),
         refunded_amount: 0,
+        med_dispute_id: null,
+        med_blocked_amount: 0,
       };
       await trx.insertInto('pix_charges').values(row).execute();
       await this.queue.enqueue(trx, { kind: EXPIRE_JOB, payload: { id }, runAt: expiresAt, dedupeKey: `${EXPIRE_JOB}:${id}` });
