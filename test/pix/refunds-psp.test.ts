@@ -46,6 +46,7 @@ describe(`Pix refunds through the API Pix (${testDialect})`, () => {
   beforeEach(() => {
     psp.devolucaoAnswer = 'DEVOLVIDO';
     psp.dropNextDevolucao = null;
+    psp.unavailable = false;
   });
 
   const paid = async (amount: number) => {
@@ -105,6 +106,11 @@ describe(`Pix refunds through the API Pix (${testDialect})`, () => {
     const r = await refund(charge.id, { amount: 500 });
     await expect(t.ctx.pix.refunds.recover(r.refundId)).rejects.toBeInstanceOf(RetryLater);
     await psp.settleDevolucao(pix.endToEndId, r.refundId, 'DEVOLVIDO', { webhook: 'lose' });
+    // A PSP that cannot be asked is no answer: read again later, never concluded.
+    psp.unavailable = true;
+    await expect(t.ctx.pix.refunds.recover(r.refundId)).rejects.toBeInstanceOf(RetryLater);
+    psp.unavailable = false;
+    expect((await list(charge.id))[0].status).toBe('InProcess');
     await t.ctx.pix.refunds.recover(r.refundId);
     expect((await list(charge.id))[0].status).toBe('Returned');
     expect(await refunded(charge.id)).toBe(500);

@@ -75,6 +75,8 @@ export class PixStandIn {
   devolucaoAnswer: 'DEVOLVIDO' | 'EM_PROCESSAMENTO' = 'DEVOLVIDO';
   /** The next `PUT .../devolucao` loses its answer: `after` the devolução is recorded, or `before` (it never arrived). */
   dropNextDevolucao: 'after' | 'before' | null = null;
+  /** Every API call answers 503 (ServicoIndisponivel) while set. */
+  unavailable = false;
   private readonly tokens = new Set<string>();
   private server?: http.Server;
   private webhook?: { url: string; secret: string };
@@ -197,6 +199,7 @@ export class PixStandIn {
     } catch {
       return problem(400, 'RequisicaoInvalida', 'the body is not JSON');
     }
+    if (this.unavailable) return problem(503, 'ServicoIndisponivel', 'try again later');
     const path = url.pathname.slice(BASE.length);
     this.requests.push({ method: req.method ?? '', path: path + url.search, body });
     let m: RegExpExecArray | null;

@@ -215,8 +215,15 @@ export class PixRefunds {
     const { deps } = this;
     const refund = await pixRefundsRepository.find(deps.database.db, refundId);
     if (!refund || refund.status !== 'InProcess') return;
-    const known = await deps.provider.lookupRefund(providerRefundOf(refund));
-    const retry = () => new RetryLater(new Date(deps.clock.now().getTime() + RECOVER_AFTER_MS), 'the devolução is still in process');
+    const retry = (why = 'the devolução is still in process') => new RetryLater(new Date(deps.clock.now().getTime() + RECOVER_AFTER_MS), why);
+    let known: RefundOutcome | null;
+    try {
+      known = await deps.provider.lookupRefund(providerRefundOf(refund));
+    } catch (error) {
+      // The PSP cannot be asked now: that is no answer, and the job must not run out of attempts over it.
+      if (error instanceof PixProviderRefused) throw error;
+      throw retry('the PSP did not answer the read');
+    }
     if (known) {
       if (known.status === 'Processing') throw retry();
       await this.record(refundId, known);
