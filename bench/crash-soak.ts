@@ -1,5 +1,5 @@
 /**
- * The crash soak (issue 12): the real server process is killed with SIGKILL in the middle of a
+ * The crash soak: the real server process is killed with SIGKILL in the middle of a
  * billing run and of a payment burst, started again on the same database, and within 60 s of
  * the restart every billing must be Paid exactly once (or Denied for a declining card), every
  * payment settled, one acquirer sale per authorized payment and none without one, and the
@@ -211,7 +211,7 @@ async function state(databaseUrl: string) {
   }
 }
 
-/** Every invariant of the issue; throws on the first broken one. */
+/** Every invariant of the soak; throws on the first broken one. */
 async function check(databaseUrl: string, account: number, credential: { userName: string; password: string }, from: string, to: string, standin: string | undefined) {
   const database = await openDatabase(databaseUrl);
   try {

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from './support/harness.js';
 import { testDialect } from './support/database.js';
 
-/** Issue 18, item 6: the README and docs/ stand alone (nothing outside the repository) and stay current. */
+/** The README and docs/ stand alone (nothing outside the repository) and stay current. */
 const root = join(import.meta.dirname, '..');
 const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 

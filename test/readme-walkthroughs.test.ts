@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from './support/database.js';
 
 /**
- * Issue 18, item 6: the README's walkthroughs pass when pasted in order into a shell, against a
+ * The README's walkthroughs pass when pasted in order into a shell, against a
  * fresh `npm start` (the embedded database, as the README says). Every curl fails on an HTTP
  * error (--fail-with-body), so a 409 or a 400 in a walkthrough fails this test.
  */

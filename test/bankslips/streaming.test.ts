@@ -13,7 +13,7 @@ import { BASE } from './support.js';
 import { CONCIL } from '../settlement/support.js';
 
 /**
- * The listings before streaming (issue 16): one query, the rows' JSON joined whole. Kept here
+ * The listings as one query, not streamed: the rows' JSON joined whole. Kept here
  * verbatim as the reference the streamed answers must equal byte for byte.
  */
 async function legacyListJson(
