@@ -131,6 +131,18 @@ export class AuthService {
     return this.checked(await this.verifiedClaims(api, authorization), ip, scope);
   }
 
+  /**
+   * The principal of a merchant's dashboard session, its credential re-read on every request as
+   * a bearer token's is (authenticate): undefined once the credential is revoked, is another
+   * merchant's, or no longer allows `ip`. The principal is the one its token would carry.
+   */
+  async sessionPrincipal(userName: string, merchantId: string, ip: string): Promise<Principal | undefined> {
+    const credential = await this.merchants.activeCredential(userName);
+    if (!credential || credential.merchant_id !== merchantId || !ipAllowed(ip, JSON.parse(credential.allowed_ips))) return undefined;
+    const scopes = credential.scopes.split(' ') as Scope[];
+    return { userName: credential.user_name, merchantId: credential.merchant_id, accountNumber: Number(credential.account_number), scopes };
+  }
+
   /** The claims of a valid bearer token for `api`; throws 401 for anything else. */
   private async verifiedClaims(api: ApiName, authorization: string | undefined): Promise<TokenClaims> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
