@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Executor } from '../../src/db/connection.js';
-import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/records.js';
+import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/record-fields.js';
 import { bankSlipsRepository, type DateColumn } from '../../src/modules/bankslips/repository.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';

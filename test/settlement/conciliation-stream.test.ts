@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
-import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
+import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/conciliation-json.js';
 import { InstallmentRecord, SummaryRecord } from '../../src/modules/settlement/schemas.js';
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';

@@ -2,7 +2,7 @@ import type { Database } from '../../db/connection.js';
 import { keysetPages } from '../../db/keyset-pages.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { listColumns, type ListColumns } from './list-columns.js';
-import { CREDIT_FIELDS, LIST_FIELDS } from './records.js';
+import { CREDIT_FIELDS, LIST_FIELDS } from './record-fields.js';
 import { bankSlipsRepository as repo, type DateColumn, type ListCursor, type ListPageRow, type ListRange } from './repository.js';
 
 /** Which record a listing answers: the list record (due and payment dates) or the credit record. */
@@ -21,7 +21,7 @@ export type ListFields = 'list' | 'credit';
  * - SQLite with reader threads (a file): one thread walks the seqs, then pages of them are read
  *   and joined by all the threads at once and written in order;
  * - SQLite on the event loop (in memory, or DB_READER_THREADS=0): keyset pages of the JSON the
- *   database writes (`jsonObject`, records.ts sqlJsonObject).
+ *   database writes (`jsonObject`, record-fields.ts sqlJsonObject).
  */
 export async function* listingPages(
   database: Database,

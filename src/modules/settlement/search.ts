@@ -8,7 +8,7 @@ import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import { withSlot } from '../../http/stream-slots.js';
 import type { Principal } from '../auth/service.js';
-import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
+import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './conciliation-json.js';
 import { receivablesRepository, type RangeKey, type RangeKind } from './repository.js';
 
 function isoDate(value: string, tag: string): string {

@@ -9,7 +9,7 @@ import { ApiError, conflict } from '../../http/errors.js';
 import type { PaymentRow, PaymentService } from '../payments/service.js';
 import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
-import { installmentRecord, type ReceivableRow } from './records.js';
+import { installmentRecord, type ReceivableRow } from './conciliation-json.js';
 import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';

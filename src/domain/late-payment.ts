@@ -1,5 +1,5 @@
-import { daysBetween, nextBusinessDay } from '../../domain/calendar.js';
-import { percentOf, prorataInterest } from '../../domain/money.js';
+import { daysBetween, nextBusinessDay } from './calendar.js';
+import { percentOf, prorataInterest } from './money.js';
 
 /** A slip's terms for a late payment; percents are scaled by 10^4 (2% = 20000n). */
 export interface OverdueTerms {

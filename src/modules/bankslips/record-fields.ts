@@ -1,7 +1,7 @@
 import type { Dialect } from '../../db/connection.js';
 import { toJsonNumber } from '../../domain/money.js';
-import { PERCENT_DECIMALS } from './charges.js';
-import { STATUS, type BankSlipRow } from './repository.js';
+import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
+import { STATUS, type BankSlipRow } from './row.js';
 import type { BankSlipCreditRecord, BankSlipDetail, BankSlipListRecord } from './schemas.js';
 
 /**

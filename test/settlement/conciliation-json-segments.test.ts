@@ -4,7 +4,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import {
   INSTALLMENT_COLUMNS, INSTALLMENT_SEGMENTS, SUMMARY_COLUMNS, SUMMARY_SEGMENTS,
   installmentJson, installmentSegmentsJson, summaryJson, summarySegmentsJson,
-} from '../../src/modules/settlement/records.js';
+} from '../../src/modules/settlement/conciliation-json.js';
 import { dataSet } from './receivable-rows.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settlementOn, type OverdueTerms } from '../../src/modules/bankslips/charges.js';
+import { settlementOn, type OverdueTerms } from '../../src/domain/late-payment.js';
 
 const terms = (over: Partial<OverdueTerms> = {}): OverdueTerms => ({
   dueDate: '2026-12-10', // a Thursday

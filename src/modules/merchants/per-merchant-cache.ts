@@ -1,4 +1,4 @@
-import type { Clock } from './clock.js';
+import type { Clock } from '../../clock.js';
 
 /**
  * A value per merchant that every payment reads (anti-fraud settings, pricing), kept for a short
