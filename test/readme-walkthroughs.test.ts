@@ -76,12 +76,25 @@ describe.runIf(testDialect === 'sqlite')("the README's walkthroughs, pasted in o
     return spawnSync('bash', [join(dir, 'walkthrough.sh')], { cwd: root, encoding: 'utf8', timeout: 150_000, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   }
 
-  it('finds the walkthroughs: first five minutes, reset, recurrence, bank slips, webhooks', () => {
+  it('finds a walkthrough for every capability, the first five minutes first', () => {
     const blocks = walkthroughs(readme);
-    expect(blocks.length).toBeGreaterThanOrEqual(5);
     expect(blocks[0]).toContain('auth/token');
-    expect(blocks.some((b) => b.includes('/sandbox/reset'))).toBe(true);
-    expect(blocks.some((b) => b.includes('webhook-receiver'))).toBe(true);
+    const capabilities: Record<string, RegExp> = {
+      'the sandbox reset': /\/sandbox\/reset/,
+      'card payments': /\/gateway\/v1\/payments/,
+      'anti-fraud review': /\/admin\/payments\/\S+\/review/,
+      split: /configSplit/,
+      conciliation: /\/concil\/search-by-/,
+      prepayment: /\/integration\/api\/prepayments/,
+      'payment links': /\/gateway\/v1\/paymentlink/,
+      recurrence: /\/recurrences\/subscriptions/,
+      Pix: /\/gateway\/v1\/pix\/charges/,
+      'bank slips': /\/billissuer\/issue/,
+      'CNAB files': /\/admin\/bankslips\/returns/,
+      webhooks: /webhook-receiver/,
+      'operator API': /\/admin\/merchants/,
+    };
+    expect(Object.keys(capabilities).filter((name) => !blocks.some((b) => capabilities[name].test(b)))).toEqual([]);
     expect(readme).not.toMatch(/\]\((?:\.\.\/)+shared\/|\bshared\/(?:seeds|CONTRACT)/);
   });
 
