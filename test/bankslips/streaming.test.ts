@@ -44,10 +44,10 @@ const gc = runInNewContext('gc') as () => void;
 type By = 'due-date' | 'payment-date' | 'credit-date';
 
 /**
- * The answer the listing gave before streaming. PostgreSQL's json_build_object wrote `"key" : value`
- * with spaces; its listings are now made in JavaScript from columns (list-columns.ts) and written
- * compact, the bytes SQLite answers: there the reference is the old answer without the spaces
- * (parsed and written again: the values, keys, order and number texts are the old ones).
+ * The reference answer of a listing, built whole by the database. PostgreSQL's json_build_object
+ * writes `"key" : value` with spaces, while the listings are made in JavaScript from columns
+ * (list-columns.ts) and written compact, the bytes SQLite answers: there the reference is parsed
+ * and written again without the spaces (the values, keys, order and number texts unchanged).
  */
 async function legacy(t: TestApp, m: TestMerchant, by: By, start: string, end: string, statusIntegration?: number): Promise<string> {
   const dialect = t.ctx.database.dialect;
