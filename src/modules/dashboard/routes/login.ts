@@ -72,7 +72,7 @@ export function loginRoutes(scope: FastifyInstance, ctx: AppContext, deps: Dashb
     const body = request.body as LoginFields;
     const t = common(langOf(request.cookies[LANG_COOKIE]));
     if (!csrfMatches(body._csrf, request.cookies[LOGIN_CSRF_COOKIE] ?? '\0')) return showLogin(request, reply, 'operator', 403, t.csrf);
-    const checked = await ctx.auth.checkAdminKey(body.adminKey ?? '', ctx.adminKeyDigest, request.ip);
+    const checked = await ctx.auth.checkAdminKey(body.adminKey ?? '', request.ip);
     if (!('ok' in checked)) {
       if (checked.retryAfter) reply.header('Retry-After', String(checked.retryAfter));
       const message = checked.status === 429 ? t.locked.replace('{minutes}', String(Math.ceil((checked.retryAfter ?? 60) / 60))) : t.badAdminKey;
