@@ -74,14 +74,20 @@ const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/j
 
 async function startGateway(env: Record<string, string>): Promise<Proc> {
   const proc = spawnNode('src/server.ts', env);
-  await waitFor(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`gateway exited: ${proc.output()}`);
-      return fetch(`http://127.0.0.1:${env.PORT}/readyz`).then((r) => r.ok, () => false);
-    },
-    30_000,
-    'the gateway',
-  );
+  try {
+    await waitFor(
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`gateway exited: ${proc.output()}`);
+        return fetch(`http://127.0.0.1:${env.PORT}/readyz`).then((r) => r.ok, () => false);
+      },
+      30_000,
+      'the gateway',
+    );
+  } catch (error) {
+    // A gateway that never became ready must not keep the port: the next trial would talk to it.
+    proc.child.kill('SIGKILL');
+    throw error;
+  }
   return proc;
 }
 

@@ -10,8 +10,8 @@ export type ListFields = 'list' | 'credit';
 
 /**
  * A listing's records as JSON batches in (date, seq) order: joined with `,` inside `[...]` they
- * are the bytes one query joined whole used to answer (on PostgreSQL without json_build_object's
- * spaces). The pages are separate reads, never one transaction: a slow client must not hold a
+ * are the bytes a single query over the whole window would answer (on PostgreSQL without
+ * json_build_object's spaces). The pages are separate reads, never one transaction: a slow client must not hold a
  * snapshot (SQLite's WAL could not checkpoint, PostgreSQL would keep an idle transaction open);
  * a slip changed meanwhile is answered once, as it was when its page was read. Reading stops
  * when the consumer stops asking (the client went away and the route's stream was destroyed).
