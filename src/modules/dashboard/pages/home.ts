@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { addDays } from '../../../domain/calendar.js';
 import { html, type SafeHtml } from '../../../http/html.js';
-import type { DayFigures } from '../../payments/reads.js';
+import type { DayFigures } from '../../payments/dashboard-queries.js';
 import type { ExpectedDay, PrepaymentQuote } from '../../settlement/outlook.js';
 import { brasiliaDate, lastDays } from '../brasilia-days.js';
 import { brl, d4ToCents, date, percent } from '../format.js';
@@ -17,7 +17,7 @@ const RECEIVABLES_DAYS = 60;
 /**
  * GET /dashboard: the merchant's home, its figures and charts in business time (an operator is
  * sent to the merchants list). What counts, per the contract (section 6), is decided by the
- * payments module (reads.ts dayFigures): a sale is a payment that stands approved (Authorized or
+ * payments module (dashboard-queries.ts dayFigures): a sale is a payment that stands approved (Authorized or
  * Paid; a Canceled one no longer counts); approved means the acquirer said 00; the rate is over
  * every decided payment (not Pending); a decline is a Denied payment, by code.
  */

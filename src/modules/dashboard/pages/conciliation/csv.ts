@@ -15,7 +15,7 @@ const CHUNK_CHARS = 64 * 1024;
 /**
  * A 10,4 decimal as the API's JSON wrote it, with at least 2 decimals: 150 -> "150.00",
  * 150.5 -> "150.50", 0.3333 -> "0.3333". Built from the number's shortest text, which is the
- * exact decimal the API wrote (records.ts: d4Text), never rounded through a float.
+ * exact decimal the API wrote (src/modules/settlement/conciliation-json.ts: d4Text), never rounded through a float.
  */
 export function decimalText(value: number): string {
   const text = String(value);

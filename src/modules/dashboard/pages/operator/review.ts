@@ -57,7 +57,7 @@ export function reviewPage(scope: FastifyInstance, ctx: AppContext, deps: Dashbo
 const reviewText = bilingual(
   {
     title: 'Fila de revisão',
-    intro: 'Pagamentos retidos pelo antifraude (status Blocked), de todos os lojistas, do mais antigo ao mais novo. Aprovar envia à adquirente; recusar cancela.',
+    intro: 'Pagamentos retidos pelo antifraude (status Blocked), de todos os lojistas, do mais antigo ao mais novo. A adquirente já autorizou: aprovar o torna Authorized; recusar o cancela na adquirente.',
     created: 'Criado em',
     merchant: 'Lojista',
     amount: 'Valor',
@@ -76,7 +76,7 @@ const reviewText = bilingual(
   },
   {
     title: 'Review queue',
-    intro: 'Payments held by anti-fraud (status Blocked), of every merchant, oldest first. Approving sends it to the acquirer; rejecting cancels it.',
+    intro: 'Payments held by anti-fraud (status Blocked), of every merchant, oldest first. The acquirer already authorized them: approving makes one Authorized; rejecting cancels it at the acquirer.',
     created: 'Created',
     merchant: 'Merchant',
     amount: 'Amount',

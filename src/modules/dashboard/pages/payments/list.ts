@@ -4,7 +4,7 @@ import type { AppContext } from '../../../../context.js';
 import { addDays } from '../../../../domain/calendar.js';
 import { ApiError } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
-import type { PaymentListRow } from '../../../payments/reads.js';
+import type { PaymentListRow } from '../../../payments/dashboard-queries.js';
 import { brasiliaDate, brasiliaStart } from '../../brasilia-days.js';
 import { brl, dateTime } from '../../format.js';
 import { formProblems, worded } from '../../forms.js';
