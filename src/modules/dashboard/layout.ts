@@ -1,14 +1,9 @@
 import { html, type SafeHtml } from '../../http/html.js';
+import type { DashboardAssets } from './assets.js';
 import { common, type Lang } from './i18n.js';
 import type { DashboardSession } from './sessions.js';
 
-/** Versioned URLs of the dashboard's own files (`?v=<hash>`: a deploy never serves a stale script). */
-export interface DashboardAssets {
-  style: string;
-  script: string;
-  chart: string;
-}
-
+/** What every page's rendering needs besides its own data (http.ts: pageOf). */
 export interface PageContext {
   lang: Lang;
   assets: DashboardAssets;
