@@ -1,15 +1,17 @@
-import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError } from '../../../../http/errors.js';
+import { ApiError, type ErrorItem } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
 import type { PaymentDetail } from '../../../payments/read-models.js';
+import { RefundBody, type RefundResult } from '../../../payments/schemas.js';
 import type { Delivery } from '../../../webhooks/schemas.js';
 import { brl, d4ToCents, date, dateTime } from '../../format.js';
-import { formSchema } from '../../forms.js';
+import { apiSchemaCheck, formProblems, formSchema, worded } from '../../forms.js';
 import { pageOf, requireMerchant, seeOther, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual, common, langOf } from '../../i18n.js';
 import { csrfField, layout, type PageContext } from '../../layout.js';
+import { flash } from '../../lists.js';
 import { PAYMENT_ID, statusBadge, statusLabel } from './status.js';
 
 const IdParams = Type.Object({ id: Type.String({ maxLength: 200 }) });
@@ -26,20 +28,46 @@ function paymentIdOf(request: FastifyRequest): string {
  * GET /dashboard/payments/:id (the facts, the timeline, the installments and the notifications
  * of one payment) and its cancel form, the same call as the API's cancel.
  */
+/**
+ * The refund form's amount, in reais as a person types them ("40", "40,50"); blank is what is
+ * left, as the API's optional amount.
+ */
+const RefundForm = formSchema({
+  amount: worded(Type.Optional(Type.String({ maxLength: 20, pattern: '^\\s*(\\d{1,10}([.,]\\d{1,2})?)?\\s*$' })), (lang) =>
+    lang === 'en' ? 'amount must be in reais, e.g. 40 or 40,50 (blank: what is left).' : 'amount deve ser em reais, p. ex. 40 ou 40,50 (em branco: o que resta).',
+  ),
+});
+const checkRefundBody = apiSchemaCheck(RefundBody);
+
+/** "40,5" -> 4050 cents, by the digits (never a float). */
+function centsOf(reais: string): number {
+  const [whole, fraction = ''] = reais.trim().replace(',', '.').split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/** The page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
+async function showPayment(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+  const p = requireMerchant(request);
+  const id = paymentIdOf(request);
+  // PaymentService.detail reads by the merchant's id: another merchant's payment is a 404.
+  const detail = await ctx.payments.reads.detail(p.merchantId, id);
+  const moments = [detail.payment.createdAt, ...detail.events.map((e) => e.at)];
+  const [installments, deliveries, refunds] = await Promise.all([
+    ctx.settlement.installmentsOf(p.accountNumber, id),
+    ctx.webhooks.deliveriesOfPayment(p.accountNumber, { paymentId: id, nsu: detail.payment.nsu }, moments),
+    ctx.payments.refunds.list(p.merchantId, id),
+  ]);
+  const done = refusal ? undefined : (request.query as { done?: string }).done;
+  const view = { detail, installments: installments as InstallmentView[], deliveries, refunds: refunds.items, notice: done, errors: refusal?.errors };
+  return sendPage(reply, refusal?.status ?? 200, render(pageOf(request, deps), view));
+}
+
+/**
+ * GET /dashboard/payments/:id (the facts, the timeline, the refunds, the installments and the
+ * notifications of one payment), its cancel form and its refund form: the same calls as the API's.
+ */
 export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
-  scope.get('/payments/:id', { schema: { hide: true, params: IdParams, querystring: DoneQuery } }, async (request, reply) => {
-    const p = requireMerchant(request);
-    const id = paymentIdOf(request);
-    // PaymentService.detail reads by the merchant's id: another merchant's payment is a 404.
-    const detail = await ctx.payments.reads.detail(p.merchantId, id);
-    const moments = [detail.payment.createdAt, ...detail.events.map((e) => e.at)];
-    const [installments, deliveries] = await Promise.all([
-      ctx.settlement.installmentsOf(p.accountNumber, id),
-      ctx.webhooks.deliveriesOfPayment(p.accountNumber, { paymentId: id, nsu: detail.payment.nsu }, moments),
-    ]);
-    const done = (request.query as { done?: string }).done;
-    return sendPage(reply, 200, render(pageOf(request, deps), { detail, installments: installments as InstallmentView[], deliveries, notice: done }));
-  });
+  scope.get('/payments/:id', { schema: { hide: true, params: IdParams, querystring: DoneQuery } }, async (request, reply) => showPayment(request, reply, ctx, deps));
 
   // The same call as POST {gateway}/v1/payments/{id}/cancel: PaymentService.cancel with the principal's merchantId.
   scope.post('/payments/:id/cancel', { schema: { hide: true, params: IdParams, body: formSchema({}) } }, async (request, reply) => {
@@ -47,6 +75,27 @@ export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps:
     const id = paymentIdOf(request);
     await ctx.payments.cancel(p.merchantId, id);
     return seeOther(reply, `/dashboard/payments/${id}?done=canceled`);
+  });
+
+  // The same call as POST {gateway}/v1/payments/{id}/refunds. A refusal is shown on the payment's
+  // own page, beside the form, so the merchant sees what is left and tries again.
+  scope.post('/payments/:id/refunds', { schema: { hide: true, params: IdParams, body: RefundForm }, attachValidation: true }, async (request, reply) => {
+    const p = requireMerchant(request);
+    const id = paymentIdOf(request);
+    const problems = formProblems(request, RefundForm);
+    if (problems.length > 0) return showPayment(request, reply, ctx, deps, { status: 400, errors: problems });
+    const typed = (request.body as Static<typeof RefundForm>).amount?.trim();
+    const body = typed ? { amount: centsOf(typed) } : {};
+    let refund: RefundResult;
+    try {
+      checkRefundBody(body);
+      refund = await ctx.payments.refunds.create(p.merchantId, id, body);
+    } catch (error) {
+      // 404 (not theirs) stays the error page; a refusal of this payment's refund is shown on it.
+      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showPayment(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      throw error;
+    }
+    return seeOther(reply, `/dashboard/payments/${id}?done=refund${refund.status}`);
   });
 }
 
@@ -93,6 +142,17 @@ const strings = bilingual(
     cancelConfirm: 'Cancelar este pagamento de {amount}? O valor inteiro será estornado.',
     canceled: 'Pagamento cancelado.',
     back: 'Voltar aos pagamentos',
+    refunded: 'Estornado',
+    refunds: 'Estornos',
+    refundAmount: 'Valor a estornar (R$; em branco: o que resta, {left})',
+    refund: 'Estornar',
+    refundConfirm: 'Estornar este valor do pagamento?',
+    noRefunds: 'Nenhum estorno deste pagamento.',
+    refundSucceeded: 'Estorno feito.',
+    refundPending: 'Estorno enviado; aguardando a resposta da adquirente.',
+    refundFailed: 'A adquirente recusou o estorno; nada foi estornado.',
+    refundStatus: 'Situação',
+    refundMessage: 'Mensagem',
   },
   {
     title: 'Payment',
@@ -136,6 +196,17 @@ const strings = bilingual(
     cancelConfirm: 'Cancel this payment of {amount}? The whole amount is refunded.',
     canceled: 'Payment canceled.',
     back: 'Back to payments',
+    refunded: 'Refunded',
+    refunds: 'Refunds',
+    refundAmount: 'Amount to refund (R$; blank: what is left, {left})',
+    refund: 'Refund',
+    refundConfirm: 'Refund this amount of the payment?',
+    noRefunds: 'No refund of this payment.',
+    refundSucceeded: 'Refund done.',
+    refundPending: "Refund sent; waiting for the acquirer's answer.",
+    refundFailed: 'The acquirer refused the refund; nothing was refunded.',
+    refundStatus: 'Status',
+    refundMessage: 'Message',
   },
 );
 
@@ -155,13 +226,23 @@ interface PaymentDetailView {
   detail: PaymentDetail;
   installments: InstallmentView[];
   deliveries: Delivery[];
+  refunds: RefundResult[];
   notice?: string;
+  errors?: ErrorItem[];
 }
 
 /** A 10,4 JSON decimal of the conciliation record (at most 4 decimals, so *10,000 is exact after rounding) in reais, half up to the cent. */
 const money = (v: number) => brl(d4ToCents(BigInt(Math.round(v * 10_000))));
 
 const INSTALLMENT_STATE: Record<string, [string, string]> = { A: ['Aprovada', 'Approved'], B: ['Bloqueada', 'Blocked'], C: ['Cancelada', 'Canceled'] };
+
+/** The notice of each `?done=` a form of this page redirects to. */
+const NOTICES: Record<string, 'canceled' | 'refundSucceeded' | 'refundPending' | 'refundFailed'> = {
+  canceled: 'canceled',
+  refundSucceeded: 'refundSucceeded',
+  refundPending: 'refundPending',
+  refundFailed: 'refundFailed',
+};
 
 function render(page: PageContext, view: PaymentDetailView): string {
   const t = strings(page.lang);
@@ -174,6 +255,7 @@ function render(page: PageContext, view: PaymentDetailView): string {
   const facts = html`<section class="card" aria-labelledby="facts-title"><h2 id="facts-title">${t.facts}</h2><dl class="facts" id="facts">
 <dt>${t.paymentId}</dt><dd class="mono">${p.paymentId}</dd>
 <dt>${t.amount}</dt><dd>${amount}</dd>
+<dt>${t.refunded}</dt><dd id="refunded-amount">${brl(BigInt(p.refundedAmount))}</dd>
 <dt>${t.installments}</dt><dd>${p.installments}</dd>
 <dt>${t.status}</dt><dd id="payment-status">${statusBadge(page.lang, p.status)}</dd>
 <dt>${t.card}</dt><dd class="mono">${p.maskedCardNumber}</dd>
@@ -183,6 +265,20 @@ ${customer ? html`<dt>${t.customer}</dt><dd>${customer.name ?? '-'}</dd><dt>${t.
 </dl>
 ${p.status === 'Authorized' || p.status === 'Blocked'
   ? html`<form method="post" action="/dashboard/payments/${p.paymentId}/cancel" data-confirm="${t.cancelConfirm.replace('{amount}', amount)}">${csrfField(page)}<button type="submit" class="danger">${t.cancel}</button></form>`
+  : ''}
+</section>`;
+
+  const left = p.amount - p.refundedAmount;
+  const refundable = (p.status === 'Authorized' || p.status === 'Paid') && left > 0;
+  const refunds = html`<section class="card" aria-labelledby="refunds-title"><h2 id="refunds-title">${t.refunds}</h2>
+${view.refunds.length === 0
+  ? html`<p class="muted">${t.noRefunds}</p>`
+  : html`<div class="table-wrap"><table id="refunds"><thead><tr><th scope="col">refundId</th><th scope="col">${common(page.lang).created}</th><th scope="col" class="num">${t.amount}</th><th scope="col">${t.refundStatus}</th><th scope="col">${t.refundMessage}</th></tr></thead>
+<tbody>${view.refunds.map((r) => html`<tr><th scope="row" class="mono">${r.refundId}</th><td>${dateTime(r.createdAt)}</td><td class="num">${brl(BigInt(r.amount))}</td><td>${r.status}</td><td>${r.returnMessage ?? ''}</td></tr>`)}</tbody></table></div>`}
+${refundable
+  ? html`<form method="post" action="/dashboard/payments/${p.paymentId}/refunds" data-confirm="${t.refundConfirm}">${csrfField(page)}
+<label for="refund-amount">${t.refundAmount.replace('{left}', brl(BigInt(left)))}</label> <input id="refund-amount" name="amount" inputmode="decimal" autocomplete="off">
+<button type="submit" class="danger">${t.refund}</button></form>`
   : ''}
 </section>`;
 
@@ -214,8 +310,8 @@ ${view.deliveries.length === 0
   return layout(
     page,
     `${t.title} ${p.referenceTransaction ?? p.paymentId}`,
-    html`${view.notice === 'canceled' ? html`<p class="notice" role="status">${t.canceled}</p>` : ''}
+    html`${flash(NOTICES[view.notice ?? ''] ? t[NOTICES[view.notice ?? '']] : undefined, view.errors?.map((e) => `${e.tag}: ${e.description}`))}
 <p><a href="/dashboard/payments">${t.back}</a></p>
-${facts}${timeline}<div class="grid two">${installments}${deliveries}</div>`,
+${facts}${refunds}${timeline}<div class="grid two">${installments}${deliveries}</div>`,
   );
 }
