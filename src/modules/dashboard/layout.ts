@@ -22,6 +22,7 @@ interface MenuEntry {
 const MERCHANT_MENU: MenuEntry[] = [
   { href: '/dashboard', label: 'home' },
   { href: '/dashboard/payments', label: 'payments' },
+  { href: '/dashboard/disputes', label: 'disputes' },
   { href: '/dashboard/subscriptions', label: 'recurrence' },
   { href: '/dashboard/bankslips', label: 'bankSlips' },
   { href: '/dashboard/pix', label: 'pix' },
@@ -33,6 +34,7 @@ const MERCHANT_MENU: MenuEntry[] = [
 const OPERATOR_MENU: MenuEntry[] = [
   { href: '/dashboard/operator/merchants', label: 'merchants' },
   { href: '/dashboard/operator/review', label: 'review' },
+  { href: '/dashboard/operator/disputes', label: 'disputes' },
   { href: '/dashboard/operator/jobs', label: 'jobs' },
   { href: '/dashboard/operator/sandbox', label: 'sandbox', sandboxOnly: true },
 ];

@@ -8,10 +8,13 @@ import { installErrorPages } from './error-pages.js';
 import type { DashboardDeps } from './http.js';
 import { bankSlipPages } from './pages/bankslips.js';
 import { conciliationPage } from './pages/conciliation/page.js';
+import { disputeDetailPage } from './pages/disputes/detail.js';
+import { disputeListPage } from './pages/disputes/list.js';
 import { homePage } from './pages/home.js';
 import { linksPage } from './pages/links.js';
 import { loginPages } from './pages/login.js';
 import { operatorJobsPage } from './pages/operator/jobs.js';
+import { operatorDisputesPage } from './pages/operator/disputes.js';
 import { acquirerForm } from './pages/operator/merchant/acquirer.js';
 import { antifraudForm } from './pages/operator/merchant/antifraud.js';
 import { merchantPage } from './pages/operator/merchant/page.js';
@@ -34,6 +37,8 @@ const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => 
   homePage,
   paymentListPage,
   paymentDetailPage,
+  disputeListPage,
+  disputeDetailPage,
   conciliationPage,
   subscriptionListPage,
   subscriptionPage,
@@ -47,6 +52,7 @@ const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => 
   antifraudForm,
   acquirerForm,
   reviewPage,
+  operatorDisputesPage,
   operatorJobsPage,
   sandboxPage,
 ];
