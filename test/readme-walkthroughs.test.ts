@@ -85,6 +85,8 @@ describe.runIf(testDialect === 'sqlite')("the README's walkthroughs, pasted in o
       'anti-fraud review': /\/admin\/payments\/\S+\/review/,
       split: /configSplit/,
       conciliation: /\/concil\/search-by-/,
+      refunds: /\/gateway\/v1\/payments\/\S+\/refunds/,
+      disputes: /\/disputes\/\S+\/resolve/,
       prepayment: /\/integration\/api\/prepayments/,
       'payment links': /\/gateway\/v1\/paymentlink/,
       recurrence: /\/recurrences\/subscriptions/,
@@ -108,5 +110,11 @@ describe.runIf(testDialect === 'sqlite')("the README's walkthroughs, pasted in o
     // The example receiver printed the webhook and the callback of the webhook walkthrough's payment.
     expect(result.stdout, shown).toMatch(/TransactionStatus -> Authorized|-> Authorized/);
     expect(result.stdout, shown).toContain('PaymentStatus');
+    // Refunds and disputes: a partial refund, then the rest (Canceled); the disputed sale's installment blocked.
+    expect(result.stdout, shown).toContain('"amount":4000,"status":"Succeeded"');
+    expect(result.stdout, shown).toMatch(/"status":"Canceled".*"refundedAmount":12000/);
+    // json prints the status on the line the evidence answer (no newline of its own) left.
+    expect(result.stdout, shown).toMatch(/"status":"UnderReview".*\}B$/m);
+    expect(result.stdout, shown).toContain('"status":"Won"');
   }, 300_000);
 });
