@@ -1,5 +1,5 @@
 /**
- * Bank slips (issue 6, "Performance"): issuing over HTTP, then listings over a 31-day window in
+ * Bank slips: issuing over HTTP, then listings over a 31-day window in
  * an account that holds 100,000 slips.
  *
  *   npx tsx bench/bankslips.ts [sqlite|postgres] [slips to issue, 20000] [slips in the account, 100000] [days the slips spread over, 365]

@@ -1,5 +1,5 @@
 /**
- * The billing engine at volume (issue 4, "Performance"): N active subscriptions whose billing
+ * The billing engine at volume: N active subscriptions whose billing
  * falls due the same day, then one sandbox clock advance of a day that charges them all, each
  * as a real card payment (anti-fraud, acquirer, events), each billing's next one issued.
  *

@@ -1,5 +1,5 @@
 /**
- * The crash soak (issue 12): the real server process is killed with SIGKILL in the middle of a
+ * The crash soak: the real server process is killed with SIGKILL in the middle of a
  * billing run and of a payment burst, started again on the same database, and within 60 s of
  * the restart every billing must be Paid exactly once (or Denied for a declining card), every
  * payment settled, one acquirer sale per authorized payment and none without one, and the
@@ -74,14 +74,20 @@ const admin = { authorization: `Bearer ${ADMIN}`, 'content-type': 'application/j
 
 async function startGateway(env: Record<string, string>): Promise<Proc> {
   const proc = spawnNode('src/server.ts', env);
-  await waitFor(
-    async () => {
-      if (proc.child.exitCode !== null) throw new Error(`gateway exited: ${proc.output()}`);
-      return fetch(`http://127.0.0.1:${env.PORT}/readyz`).then((r) => r.ok, () => false);
-    },
-    30_000,
-    'the gateway',
-  );
+  try {
+    await waitFor(
+      async () => {
+        if (proc.child.exitCode !== null) throw new Error(`gateway exited: ${proc.output()}`);
+        return fetch(`http://127.0.0.1:${env.PORT}/readyz`).then((r) => r.ok, () => false);
+      },
+      30_000,
+      'the gateway',
+    );
+  } catch (error) {
+    // A gateway that never became ready must not keep the port: the next trial would talk to it.
+    proc.child.kill('SIGKILL');
+    throw error;
+  }
   return proc;
 }
 
@@ -211,7 +217,7 @@ async function state(databaseUrl: string) {
   }
 }
 
-/** Every invariant of the issue; throws on the first broken one. */
+/** Every invariant of the soak; throws on the first broken one. */
 async function check(databaseUrl: string, account: number, credential: { userName: string; password: string }, from: string, to: string, standin: string | undefined) {
   const database = await openDatabase(databaseUrl);
   try {

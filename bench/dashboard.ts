@@ -1,5 +1,5 @@
 /**
- * Dashboard pages with 1,000,000 payments in the account (issue 19): the real server in a child
+ * Dashboard pages with 1,000,000 payments in the account: the real server in a child
  * process (ROLE=all, sandbox); 1,000,000 card payments of one merchant over the last year, bulk
  * inserted (not HTTP: 85 % approved, 10 % denied over six return codes, the rest Blocked, Canceled
  * or Paid), with the receivables of the last 60 days' payments, and 400,000 webhook notifications; then every dashboard page, logged

@@ -1,13 +1,14 @@
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { COMMANDS, commandHelp, usage, type CliIo, type Command, type Run } from './cli/commands.js';
+import type { CliIo, Command, Run } from './cli/command.js';
+import { COMMANDS, commandHelp, usage } from './cli/commands.js';
 import { assertProductionSecrets, ConfigError, loadConfig, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { ApiError } from './http/errors.js';
 import { createLogger } from './logger.js';
 
-export type { CliIo } from './cli/commands.js';
+export type { CliIo } from './cli/command.js';
 
 /**
  * The operator's command line: the same services as the /admin API, printing JSON. The commands

@@ -1,7 +1,7 @@
 /**
  * Every setting the gateway reads from the environment, with its default and what it means,
- * for `gateway env` and docs/configuration. test/config-catalogue.test.ts fails when a setting
- * read by a config file (src/config.ts and the files it calls) is missing here.
+ * for `gateway env` and docs/operations.md. test/cli-operator.test.ts fails when a setting read by
+ * a config file (src/config.ts and the files it calls) is missing here.
  */
 export interface SettingDoc {
   name: string;
@@ -66,7 +66,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PIX_KEY', default: '(none)', meaning: 'The receiving Pix key (chave) of the account at the PSP' },
   { name: 'PIX_WEBHOOK_PATH', default: '(none)', meaning: 'Where the PSP POSTs payments (<path>/pix is served too)' },
   { name: 'PIX_WEBHOOK_SECRET', default: '(none)', meaning: 'Shared secret the PSP sends with its webhook calls', secret: true },
-  { name: 'PIX_WEBHOOK_ALLOWED_IPS', default: '(any)', meaning: 'Addresses/CIDRs the PSP calls from' },
+  { name: 'PIX_WEBHOOK_ALLOWED_IPS', default: '(any)', meaning: 'Addresses/CIDRs the PSP calls from; required in production with PIX_PROVIDER=bcb' },
   { name: 'PIX_RECONCILE_INTERVAL_SECONDS', default: '300', meaning: 'How often the PSP\'s received Pix list is read to catch missed webhooks' },
   { name: 'PIX_RECONCILE_WINDOW_SECONDS', default: '86400', meaning: 'How far back that reading goes' },
   { name: 'PIX_TIMEOUT_MS', default: '10000', meaning: 'Wait for the PSP before giving up on a call' },

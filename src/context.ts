@@ -4,7 +4,6 @@ import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
 import { resolveSecrets } from './bootstrap.js';
-import { adminKeyDigest } from './http/guards.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/registry.js';
@@ -12,6 +11,7 @@ import { Worker } from './jobs/worker.js';
 import { Maintenance } from './jobs/maintenance.js';
 import { AntiFraudEngine } from './modules/antifraud/engine.js';
 import { ConfiguredIpCountries } from './modules/antifraud/ip-countries.js';
+import { AdminKey } from './modules/auth/admin-key.js';
 import { AuthService } from './modules/auth/service.js';
 import { CardKeyService } from './modules/cards/keys.js';
 import { CardService } from './modules/cards/service.js';
@@ -52,7 +52,6 @@ export interface AppContext {
   clock: Clock;
   logger: Logger;
   cipher: DataCipher;
-  adminKeyDigest: Buffer;
   adminApiKey: string;
   merchants: MerchantService;
   auth: AuthService;
@@ -174,9 +173,16 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     logger: options.logger,
     cipher,
     adminApiKey: secrets.adminApiKey,
-    adminKeyDigest: adminKeyDigest(secrets.adminApiKey),
     merchants,
-    auth: new AuthService(database, clock, new TokenSigner(signingKeysOf(cipher), config.tokenTtlSeconds), merchants, config.passwordHashCost, options.logger),
+    auth: new AuthService({
+      database,
+      clock,
+      signer: new TokenSigner(signingKeysOf(cipher), config.tokenTtlSeconds),
+      merchants,
+      passwordHashCost: config.passwordHashCost,
+      adminKey: new AdminKey(secrets.adminApiKey),
+      logger: options.logger,
+    }),
     cardKeys,
     cards,
     queue,

@@ -129,3 +129,51 @@ describe('module boundaries and layering', () => {
     expect(offences).toEqual([]);
   });
 });
+
+/** Strongly connected components of the file import graph (Tarjan), the singletons left out. */
+function importCircles(): string[][] {
+  const graph = new Map(sources.map((f) => [f.rel, importsOf(f).filter((t) => t !== f.rel)]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  let next = 0;
+  const visit = (node: string): void => {
+    index.set(node, next);
+    low.set(node, next++);
+    stack.push(node);
+    onStack.add(node);
+    for (const target of graph.get(node) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(node, Math.min(low.get(node)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node)!, index.get(target)!));
+    }
+    if (low.get(node) !== index.get(node)) return;
+    const circle: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      circle.push(member);
+    } while (member !== node);
+    if (circle.length > 1) circles.push(circle.sort());
+  };
+  for (const node of graph.keys()) if (!index.has(node)) visit(node);
+  return circles;
+}
+
+describe('import structure', () => {
+  it('no two files import each other, directly or through others (type-only imports included)', () => {
+    expect(importCircles()).toEqual([]);
+  });
+
+  it('the circle finder sees a circle when there is one', () => {
+    // Guards the check above against a regex that stops reading imports: the composition root
+    // imports the payment service, so a payment service importing it back would be a circle.
+    const root = sources.find((f) => f.rel === 'context.ts')!;
+    expect(importsOf(root)).toContain('modules/payments/service.ts');
+  });
+});

@@ -8,7 +8,7 @@ import { SETTINGS } from '../src/config-catalogue.js';
 import { testApp, type TestApp } from './support/harness.js';
 import { testDialect } from './support/database.js';
 
-/** Issue 18, item 7: an operator-grade command line. */
+/** The operator's command line. */
 describe(`command-line tool for operators (${testDialect})`, () => {
   let t: TestApp;
   beforeAll(async () => {

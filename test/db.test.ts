@@ -30,7 +30,11 @@ describe(`database (${testDialect})`, () => {
     const database = await freshDatabase();
     afterAll(() => database.close());
     expect(await indexesOn(database, 'payments', 'billing_id')).toEqual([]);
-    await migrateDown(database);
+    // Down through the later migrations (their own down migrations run on the way) to 0018's.
+    for (let reverted: string[] = []; !reverted.includes('0018_payments_without_billing_index'); ) {
+      reverted = await migrateDown(database);
+      expect(reverted).toHaveLength(1);
+    }
     expect(await indexesOn(database, 'payments', 'billing_id')).toEqual(['payments_billing_idx']);
     await migrateToLatest(database);
     expect(await indexesOn(database, 'payments', 'billing_id')).toEqual([]);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from './support/database.js';
 
 /**
- * Issue 18, item 6: the README's walkthroughs pass when pasted in order into a shell, against a
+ * The README's walkthroughs pass when pasted in order into a shell, against a
  * fresh `npm start` (the embedded database, as the README says). Every curl fails on an HTTP
  * error (--fail-with-body), so a 409 or a 400 in a walkthrough fails this test.
  */
@@ -76,12 +76,27 @@ describe.runIf(testDialect === 'sqlite')("the README's walkthroughs, pasted in o
     return spawnSync('bash', [join(dir, 'walkthrough.sh')], { cwd: root, encoding: 'utf8', timeout: 150_000, env: { PATH: process.env.PATH, HOME: process.env.HOME } });
   }
 
-  it('finds the walkthroughs: first five minutes, reset, recurrence, bank slips, webhooks', () => {
+  it('finds a walkthrough for every capability, the first five minutes first', () => {
     const blocks = walkthroughs(readme);
-    expect(blocks.length).toBeGreaterThanOrEqual(5);
     expect(blocks[0]).toContain('auth/token');
-    expect(blocks.some((b) => b.includes('/sandbox/reset'))).toBe(true);
-    expect(blocks.some((b) => b.includes('webhook-receiver'))).toBe(true);
+    const capabilities: Record<string, RegExp> = {
+      'the sandbox reset': /\/sandbox\/reset/,
+      'card payments': /\/gateway\/v1\/payments/,
+      'anti-fraud review': /\/admin\/payments\/\S+\/review/,
+      split: /configSplit/,
+      conciliation: /\/concil\/search-by-/,
+      refunds: /\/gateway\/v1\/payments\/\S+\/refunds/,
+      disputes: /\/disputes\/\S+\/resolve/,
+      prepayment: /\/integration\/api\/prepayments/,
+      'payment links': /\/gateway\/v1\/paymentlink/,
+      recurrence: /\/recurrences\/subscriptions/,
+      Pix: /\/gateway\/v1\/pix\/charges/,
+      'bank slips': /\/billissuer\/issue/,
+      'CNAB files': /\/admin\/bankslips\/returns/,
+      webhooks: /webhook-receiver/,
+      'operator API': /\/admin\/merchants/,
+    };
+    expect(Object.keys(capabilities).filter((name) => !blocks.some((b) => capabilities[name].test(b)))).toEqual([]);
     expect(readme).not.toMatch(/\]\((?:\.\.\/)+shared\/|\bshared\/(?:seeds|CONTRACT)/);
   });
 
@@ -95,5 +110,11 @@ describe.runIf(testDialect === 'sqlite')("the README's walkthroughs, pasted in o
     // The example receiver printed the webhook and the callback of the webhook walkthrough's payment.
     expect(result.stdout, shown).toMatch(/TransactionStatus -> Authorized|-> Authorized/);
     expect(result.stdout, shown).toContain('PaymentStatus');
+    // Refunds and disputes: a partial refund, then the rest (Canceled); the disputed sale's installment blocked.
+    expect(result.stdout, shown).toContain('"amount":4000,"status":"Succeeded"');
+    expect(result.stdout, shown).toMatch(/"status":"Canceled".*"refundedAmount":12000/);
+    // json prints the status on the line the evidence answer (no newline of its own) left.
+    expect(result.stdout, shown).toMatch(/"status":"UnderReview".*\}B$/m);
+    expect(result.stdout, shown).toContain('"status":"Won"');
   }, 300_000);
 });

@@ -483,7 +483,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel a card payment in full
-         * @description Cancels an Authorized or Paid card payment for its whole amount; the acquirer is asked first and the answer is recorded.
+         * @description Cancels an Authorized or Blocked card payment for its whole amount; the acquirer is asked first and the answer is recorded.
          */
         post: operations["cancelPayment"];
         delete?: never;
@@ -503,7 +503,7 @@ export interface paths {
         put?: never;
         /**
          * Decide on a payment held by anti-fraud review
-         * @description The operator approves or denies a payment the anti-fraud engine held for review; approving sends it to the acquirer.
+         * @description The operator approves or denies a payment the anti-fraud engine held for review; the acquirer already authorized it: approving makes it Authorized, denying cancels it at the acquirer.
          */
         post: operations["reviewPayment"];
         delete?: never;
@@ -785,7 +785,7 @@ export interface paths {
         };
         /**
          * Get a merchant's pricing (MDR, fees, prepayment)
-         * @description A merchant's pricing: MDR per brand and installment band, fixed fees and the prepayment rate that conciliation and settlement apply.
+         * @description A merchant's pricing: MDR per installment band (1x, 2-6x, 7-12x) and for Pix, fixed fees and the prepayment rate that conciliation and settlement apply.
          */
         get: operations["getPricing"];
         /**

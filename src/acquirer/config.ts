@@ -1,4 +1,4 @@
-import { serviceUrl, type Fail } from '../service-url.js';
+import { serviceUrl, type Fail } from '../outbound/service-url.js';
 import { CIELO_PRODUCTION_API_URL, CIELO_PRODUCTION_QUERY_URL } from './cielo/acquirer.js';
 
 /**

@@ -2,7 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { isIsoDate, toIsoDate } from '../domain/calendar.js';
 import { ApiError } from '../http/errors.js';
 import { decodeBankText } from '../modules/bankslips/cnab/text.js';
-import type { Command } from './commands.js';
+import type { Command } from './command.js';
 
 /** The bank's CNAB 240 files from the command line: the same services as /admin/bankslips/remittance and /returns. */
 export const BANKSLIP_COMMANDS: Command[] = [

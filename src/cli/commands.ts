@@ -1,51 +1,11 @@
-import type { AppContext } from '../context.js';
-import type { Config } from '../config.js';
 import { SETTINGS } from '../config-catalogue.js';
-import type { Database } from '../db/connection.js';
 import { migrateDown, migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { ApiError } from '../http/errors.js';
 import { SCOPES, type Scope } from '../modules/merchants/service.js';
 import { reencryptAll } from '../security/reencrypt.js';
 import { BANKSLIP_COMMANDS } from './bankslips.js';
 import { LISTEN_COMMANDS } from './listen.js';
-
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-}
-
-/** What a command's run gets: its parsed flags, and the database or whole context opened on demand. */
-export interface Run {
-  values: Record<string, string | boolean | undefined>;
-  positionals: string[];
-  config: Config;
-  io: CliIo;
-  print: (value: unknown) => void;
-  database: () => Promise<Database>;
-  context: () => Promise<AppContext>;
-}
-
-export interface OptionSpec {
-  type: 'string' | 'boolean';
-  help: string;
-  required?: boolean;
-  /** Whole numbers only, within these bounds. */
-  integer?: [number, number];
-}
-
-export interface Command {
-  /** `merchants create`; the words typed after `gateway`. */
-  name: string;
-  /** The arguments as shown in the usage line, after the name. */
-  args?: string;
-  summary: string;
-  options?: Record<string, OptionSpec>;
-  /** Positional arguments accepted (0 by default). */
-  positionals?: number;
-  /** Also checks the production secrets first (false only for commands that touch no data). */
-  needsSecrets?: boolean;
-  run: (run: Run) => Promise<number | void>;
-}
+import type { CliIo, Command } from './command.js';
 
 const arg = (tag: string, description: string) => new ApiError(400, tag, description);
 

@@ -5,7 +5,7 @@ import { wallClockNow } from '../clock.js';
 import { ApiError } from '../http/errors.js';
 import { EXAMPLES } from '../http/examples.js';
 import { verify } from '../modules/webhooks/signature.js';
-import type { Command, Run } from './commands.js';
+import type { Command, Run } from './command.js';
 
 /**
  * `gateway listen` and `gateway trigger`: webhooks on a laptop, as `stripe listen` and

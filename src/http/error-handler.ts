@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/faults.js';
 import { ApiError, type ErrorItem } from './errors.js';
 import { validationErrors } from './validation.js';
@@ -32,33 +32,47 @@ export function frameworkError(error: FastifyError): { status: number; errors: E
   return { status, errors: [{ tag: FRAMEWORK_TAGS[status] ?? 'bad_request', description: error.message }] };
 }
 
+/** An error as the APIs answer it: its status, the `[{tag, description}]` array, extra headers. */
+export interface ErrorAnswer {
+  status: number;
+  errors: ErrorItem[];
+  headers: Record<string, string>;
+}
+
+/**
+ * The mapping of every error to its answer, logging what an operator must see. The APIs send
+ * it as JSON (installErrorHandling); the dashboard renders the same answer as a page.
+ */
+export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
+  if (error instanceof ApiError) {
+    if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return { status: error.statusCode, errors: error.errors, headers: error.headers };
+  }
+  if (error.validation) {
+    return { status: 400, errors: validationErrors(error.validation as any, error.validationContext ?? 'body'), headers: {} };
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) return { ...frameworkError(error), headers: {} };
+  // The database restarting or unreachable is not a bug: the caller should come back shortly.
+  // A payment already sent to the acquirer stays Pending and is settled by its recovery job.
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ error: error.message }, 'database unavailable');
+    return {
+      status: 503,
+      errors: [{ tag: 'database_unavailable', description: 'The database is not reachable right now. Retry after the Retry-After delay (a payment with the same Idempotency-Key).' }],
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
+  }
+  // Never leak internals: the detail goes to the log (redacted), the caller gets a generic body.
+  request.log.error({ err: error }, 'unhandled error');
+  return { status: 500, errors: [{ tag: 'internal', description: 'Internal server error.' }], headers: {} };
+}
+
 /** The single handler that writes every error as the `[{tag, description}]` array. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    if (error instanceof ApiError) {
-      if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-      return reply.code(error.statusCode).headers(error.headers).send(error.errors);
-    }
-    if (error.validation) {
-      return reply.code(400).send(validationErrors(error.validation as any, error.validationContext ?? 'body'));
-    }
-    const status = error.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const mapped = frameworkError(error);
-      return reply.code(mapped.status).send(mapped.errors);
-    }
-    // The database restarting or unreachable is not a bug: the caller should come back shortly.
-    // A payment already sent to the acquirer stays Pending and is settled by its recovery job.
-    if (isDatabaseUnavailable(error)) {
-      request.log.warn({ error: error.message }, 'database unavailable');
-      return reply
-        .code(503)
-        .header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS))
-        .send([{ tag: 'database_unavailable', description: 'The database is not reachable right now. Retry after the Retry-After delay (a payment with the same Idempotency-Key).' }]);
-    }
-    // Never leak internals: the detail goes to the log (redacted), the caller gets a generic body.
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.code(500).send([{ tag: 'internal', description: 'Internal server error.' }]);
+    const answer = errorAnswer(error, request);
+    return reply.code(answer.status).headers(answer.headers).send(answer.errors);
   });
 
   // Every route's path as a pattern, so that a known path asked with another method is 405

@@ -1,4 +1,3 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Principal } from '../modules/auth/service.js';
@@ -17,14 +16,10 @@ export const integrationAuth = (ctx: AppContext) => async (request: FastifyReque
   request.principal = await ctx.auth.authenticate('integration', request.headers.authorization, request.ip, 'integration');
 };
 
-export function adminKeyDigest(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
-}
-
 /** `/admin` and `/sandbox`: `Authorization: Bearer <ADMIN_API_KEY>`, compared in constant time. */
 export const adminAuth = (ctx: AppContext) => async (request: FastifyRequest, _reply: FastifyReply) => {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
-  if (!match || !timingSafeEqual(adminKeyDigest(match[1]), ctx.adminKeyDigest)) {
+  if (!match || !ctx.auth.isAdminKey(match[1])) {
     throw unauthorized('Authorization must be "Bearer <ADMIN_API_KEY>".');
   }
   request.isAdmin = true;

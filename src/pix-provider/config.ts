@@ -1,5 +1,5 @@
 import { isValidIpOrCidr } from '../security/ip-allowlist.js';
-import { serviceUrl, type Fail } from '../service-url.js';
+import { serviceUrl, type Fail } from '../outbound/service-url.js';
 
 /**
  * The Pix provider settings (PIX_*): who creates the charges and reports the payments. With

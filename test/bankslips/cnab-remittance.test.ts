@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import type { BankSlipRow } from '../../src/modules/bankslips/repository.js';
+import type { BankSlipRow } from '../../src/modules/bankslips/row.js';
 import { buildRemittance, writeOffTerms } from '../../src/modules/bankslips/cnab/remittance.js';
 import { at } from './cnab-files.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, businessDayAfter, isBusinessDay } from '../../src/domain/calendar.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
-import { toCreditRecord, toListRecord } from '../../src/modules/bankslips/records.js';
+import { toCreditRecord, toListRecord } from '../../src/modules/bankslips/record-fields.js';
 import { advanceTo, issued, list, pay, slipBody, today } from './support.js';
 
 const LIST_KEYS = [

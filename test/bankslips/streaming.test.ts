@@ -4,7 +4,7 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Executor } from '../../src/db/connection.js';
-import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/records.js';
+import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/record-fields.js';
 import { bankSlipsRepository, type DateColumn } from '../../src/modules/bankslips/repository.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
@@ -13,7 +13,7 @@ import { BASE } from './support.js';
 import { CONCIL } from '../settlement/support.js';
 
 /**
- * The listings before streaming (issue 16): one query, the rows' JSON joined whole. Kept here
+ * The listings as one query, not streamed: the rows' JSON joined whole. Kept here
  * verbatim as the reference the streamed answers must equal byte for byte.
  */
 async function legacyListJson(
@@ -44,10 +44,10 @@ const gc = runInNewContext('gc') as () => void;
 type By = 'due-date' | 'payment-date' | 'credit-date';
 
 /**
- * The answer the listing gave before streaming. PostgreSQL's json_build_object wrote `"key" : value`
- * with spaces; its listings are now made in JavaScript from columns (list-columns.ts) and written
- * compact, the bytes SQLite answers: there the reference is the old answer without the spaces
- * (parsed and written again: the values, keys, order and number texts are the old ones).
+ * The reference answer of a listing, built whole by the database. PostgreSQL's json_build_object
+ * writes `"key" : value` with spaces, while the listings are made in JavaScript from columns
+ * (list-columns.ts) and written compact, the bytes SQLite answers: there the reference is parsed
+ * and written again without the spaces (the values, keys, order and number texts unchanged).
  */
 async function legacy(t: TestApp, m: TestMerchant, by: By, start: string, end: string, statusIntegration?: number): Promise<string> {
   const dialect = t.ctx.database.dialect;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decimalText } from '../../src/modules/dashboard/csv.js';
+import { decimalText } from '../../src/modules/dashboard/pages/conciliation/csv.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { pay, search, settlementMerchant } from '../settlement/support.js';

@@ -58,6 +58,10 @@ describe(`dashboard: payment links (${testDialect})`, () => {
     expect(rules.body).toContain('value must be greater than 0');
     expect(rules.body).toContain('expirationDate must be after');
     expect(rules.body).toContain('value="Boné"');
+    // Over a length limit is no typing mistake: the request is refused as malformed, in the API's words.
+    const long = await c.post('/dashboard/links', { description: 'd'.repeat(256), value: '10', expirationDate: localIn(t, 2) });
+    expect(long.statusCode).toBe(400);
+    expect(long.body).toContain('<code>description</code> description must have at most 255 characters.');
     const after = (await c.get('/dashboard/links')).body.match(/data-copy=/g)?.length ?? 0;
     expect(after).toBe(before);
   });

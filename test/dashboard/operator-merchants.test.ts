@@ -126,6 +126,8 @@ describe(`operator dashboard: merchants, credentials, pricing, anti-fraud, acqui
     const afRange = await op.post(`/dashboard/operator/merchants/${m.merchantId}/antifraud`, { windowMinutes: '0', maxPerIp: 'x' });
     expect(afRange.statusCode).toBe(400);
     expect(afRange.body).toContain('velocity.maxPerIp must be a whole number.');
+    // Tagged as the field of the API body it fills, as the API would tag it.
+    expect(afRange.body).toContain('<code>velocity.maxPerIp</code>');
     expect((await admin('GET', `/admin/merchants/${m.merchantId}/antifraud`)).json()).toEqual(settings);
     expect((await op.get(`/dashboard/operator/merchants/${m.merchantId}?done=antifraud`)).body).toContain('Antifraude salvo.');
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
-import { DashboardClient } from './support.js';
+import { DashboardClient, cookieHeader } from './support.js';
 
 describe(`dashboard sessions, CSRF and roles (${testDialect})`, () => {
   let t: TestApp;
@@ -76,6 +76,17 @@ describe(`dashboard sessions, CSRF and roles (${testDialect})`, () => {
     await c.loginMerchant(other);
     expect((await c.get('/dashboard')).statusCode).toBe(200);
     await t.ctx.merchants.revokeCredential(other.userName);
+    expect((await c.get('/dashboard')).statusCode).toBe(303);
+  });
+
+  it("a request from an address the credential does not allow ends its dashboard session", async () => {
+    const narrow = await t.merchant({ allowedIps: ['127.0.0.1'] });
+    const c = new DashboardClient(t);
+    await c.loginMerchant(narrow);
+    expect((await c.get('/dashboard')).statusCode).toBe(200);
+    const elsewhere = await t.inject({ method: 'GET', url: '/dashboard', remoteAddress: '10.9.9.9', headers: { cookie: cookieHeader(c.jar) } });
+    expect(elsewhere.statusCode).toBe(303);
+    // Ended, not only refused there: back at the allowed address the session is gone too.
     expect((await c.get('/dashboard')).statusCode).toBe(303);
   });
 

@@ -12,7 +12,7 @@ type Operation = {
 };
 
 /**
- * Issue 18, item 3: every request-body example of the OpenAPI document is accepted by a running
+ * Every request-body example of the OpenAPI document is accepted by a running
  * sandbox, as a reader pressing "Try it out" would send it (the example ids swapped for real ones).
  */
 describe(`the OpenAPI examples are accepted by the sandbox (${testDialect})`, () => {

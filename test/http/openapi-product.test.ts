@@ -5,7 +5,7 @@ import { testDialect } from '../support/database.js';
 
 type Operation = { operationId?: string; summary?: string; description?: string; tags?: string[]; security?: unknown[]; requestBody?: unknown };
 
-/** Issue 18, item 3: the OpenAPI document as a product (SDK names, descriptions, tags, servers, CORS). */
+/** The OpenAPI document as a product (SDK names, descriptions, tags, servers, CORS). */
 describe(`OpenAPI document as a product (${testDialect})`, () => {
   let t: TestApp;
   let operations: { method: string; path: string; op: Operation }[];

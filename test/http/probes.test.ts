@@ -3,7 +3,7 @@ import { testDialect } from '../support/database.js';
 import { cardNumber, paymentBody, tokenize } from '../support/cards.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 
-/** Issue 14's probe findings, each through HTTP as the probe sent it. */
+/** Findings of an independent probe of the API, each through HTTP as the probe sent it. */
 describe(`independent probe findings (${testDialect})`, () => {
   let t: TestApp;
   let m: TestMerchant;

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { CieloStandIn, STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY, type CieloFaults } from '../standins/cielo.js';
+import { CieloStandIn, gatewayEnvFor, STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY, type CieloFaults } from '../standins/cielo.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { cardNumber, paymentBody, tokenize } from '../support/cards.js';
@@ -20,15 +20,7 @@ describe(`refunds through Cielo (${testDialect})`, () => {
   beforeAll(async () => {
     cielo = await new CieloStandIn({ random: () => 0 }).start();
     t = await testApp({
-      env: {
-        ACQUIRER: 'cielo',
-        CIELO_API_URL: cielo.apiUrl,
-        CIELO_QUERY_URL: cielo.queryUrl,
-        CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID,
-        CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY,
-        CIELO_ENVIRONMENT: 'sandbox',
-        ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS),
-      },
+      env: gatewayEnvFor(cielo, TIMEOUT_MS),
     });
     m = await t.merchant();
     await liftVelocity(t, m);

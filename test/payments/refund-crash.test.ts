@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CieloStandIn, STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY } from '../standins/cielo.js';
+import { CieloStandIn, gatewayEnvFor } from '../standins/cielo.js';
 import { TEST_DATABASE_URL, testDialect } from '../support/database.js';
 import { cardNumber, GUID } from '../support/cards.js';
 
@@ -76,13 +76,7 @@ describe(`a refund whose answer is lost with the process killed (${testDialect})
         PASSWORD_HASH_COST: '10',
         WORKER_POLL_MS: '20',
         LOG_LEVEL: 'warn',
-        ACQUIRER: 'cielo',
-        CIELO_API_URL: cielo.apiUrl,
-        CIELO_QUERY_URL: cielo.queryUrl,
-        CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID,
-        CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY,
-        CIELO_ENVIRONMENT: 'sandbox',
-        ACQUIRER_TIMEOUT_MS: String(TIMEOUT_MS),
+        ...gatewayEnvFor(cielo, TIMEOUT_MS),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

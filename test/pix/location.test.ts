@@ -93,7 +93,7 @@ describe('PUBLIC_URL and the BR Code location', () => {
   it('refuses at start a PUBLIC_URL whose location cannot fit the code, naming the limit', () => {
     expect(() => loadConfig({ PUBLIC_URL: `https://${LONGEST_HOST}` })).not.toThrow();
     expect(() => loadConfig({ PUBLIC_URL: `https://x${LONGEST_HOST}` })).toThrow(/PUBLIC_URL is too long for Pix codes.*at most 37 characters/s);
-    // The host the issue reported silently dropped.
+    // A host that would not fit the location is refused, never cut.
     expect(() => loadConfig({ PUBLIC_URL: 'https://pagamentos-homologacao.minhaempresa.com.br' })).toThrow(/PUBLIC_URL/);
     // A path prefix counts: the location keeps it.
     expect(() => loadConfig({ PUBLIC_URL: 'https://pay.example.com/a-long-reverse-proxy-prefix/x' })).toThrow(/PUBLIC_URL/);

@@ -3,7 +3,7 @@ import { testApp, type TestApp, type TestMerchant } from '../support/harness.js'
 import { testDialect } from '../support/database.js';
 import { R, recurrence } from './support.js';
 
-/** Issue 18: a plan read back with GET and posted as an update was refused (installments: null). */
+/** A plan read back with GET, its null fields included, is accepted when posted back as an update. */
 describe(`a plan read back can be posted as an update (${testDialect})`, () => {
   let t: TestApp;
   let m: TestMerchant;

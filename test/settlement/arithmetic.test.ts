@@ -58,7 +58,7 @@ describe('conciliation arithmetic (10,4, half-up)', () => {
 
 describe('record numbers', () => {
   it('d4 (v / 10000) is the same float as the exact decimal text, over random and edge values', async () => {
-    const { d4 } = await import('../../src/modules/settlement/records.js');
+    const { d4 } = await import('../../src/modules/settlement/conciliation-json.js');
     const { toJsonNumber } = await import('../../src/domain/money.js');
     const values = [0, 1, 5, 9999, 10000, 320835, 333400, 9_999_999_999, 1_234_567_891, -320835];
     for (let i = 0; i < 20_000; i++) values.push(Math.floor(Math.random() * 10_000_000_000));

@@ -11,7 +11,7 @@ import { dataSet } from './receivable-rows.js';
 import { CONCIL, settlementMerchant } from './support.js';
 
 /**
- * Issue 16, "How it is checked": a range search of 100,000 records (~80 MB of JSON) served over
+ * A range search of 100,000 records (~80 MB of JSON) served over
  * real HTTP by the app listening on a port, read by clients that are slow, that go away, or
  * that read as fast as they can. The server runs in this process, so its memory is this
  * process's; the clients here keep no more than a few bytes of the answer.
@@ -116,10 +116,10 @@ describe.each(variants)('streamed range search over HTTP: memory and reads (%s)'
       expect(state.reads.queries - queriesBefore).toBe(PAGES);
       return peak - idle;
     };
-    // Built whole (before issue 16) the answer was held several times over (rows, records, the
+    // Built whole, the answer would be held several times over (rows, records, the
     // text, its Buffer): hundreds of MB. Streamed as whole pages, a fast client still left
     // ~100 MB of dead pages between full collections; written in 64 KB chunks, ~20 MB on SQLite
-    // (the issue's bound: 50 MB). On PostgreSQL the node-postgres parser's rows (29 strings each,
+    // (the bound: 50 MB). On PostgreSQL the node-postgres parser's rows (29 strings each,
     // alive across the event-loop turns of a page's read) measured 17-73 MB; read through COPY
     // (src/db/pg-copy.ts) 16-28 MB: the same bound on both engines.
     const bound = 50e6;

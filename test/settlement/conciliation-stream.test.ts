@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
-import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/records.js';
+import { installmentRecord, summaryRecord, type ReceivableRow } from '../../src/modules/settlement/conciliation-json.js';
 import { InstallmentRecord, SummaryRecord } from '../../src/modules/settlement/schemas.js';
 import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
@@ -13,11 +13,11 @@ import { dataSet } from './receivable-rows.js';
 import { CONCIL, search, settlementMerchant } from './support.js';
 
 /**
- * The range searches' streamed answers against the answer of the implementation they replaced
- * (issue 16): the old code read every row with `selectAll`, mapped it with installmentRecord /
- * summaryRecord and let Fastify serialize the array with fast-json-stringify compiled from the
- * route's response schema. `oldAnswer` below is that path, kept verbatim, so the streamed bytes
- * are compared with what the gateway answered before, not with a copy of the new code.
+ * The range searches' streamed answers against a reference answer built whole: every row read
+ * with `selectAll`, mapped with installmentRecord / summaryRecord and serialized by Fastify with
+ * fast-json-stringify compiled from the route's response schema. `oldAnswer` below is that path,
+ * so the streamed bytes are compared with an independent implementation, not with a copy of the
+ * streaming code.
  */
 const ROWS = 5_200;
 /** Small pages, so every answer crosses many keyset boundaries (ties included). */

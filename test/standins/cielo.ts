@@ -37,6 +37,19 @@ export { CIELO_BRANDS, CIELO_ERRORS, type CieloBrand, type CieloError, type Outc
 export const STANDIN_MERCHANT_ID = 'c1e10000-5a4d-4b1e-9c1e-10c1e10c1e10';
 export const STANDIN_MERCHANT_KEY = 'STANDINCIELOMERCHANTKEYFORTESTSONLYABCDE';
 
+/** The gateway's settings that point ACQUIRER=cielo at a running stand-in. */
+export function gatewayEnvFor(standIn: { apiUrl: string; queryUrl: string }, timeoutMs?: number): Record<string, string> {
+  return {
+    ACQUIRER: 'cielo',
+    CIELO_API_URL: standIn.apiUrl,
+    CIELO_QUERY_URL: standIn.queryUrl,
+    CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID,
+    CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY,
+    CIELO_ENVIRONMENT: 'sandbox',
+    ...(timeoutMs === undefined ? {} : { ACQUIRER_TIMEOUT_MS: String(timeoutMs) }),
+  };
+}
+
 export interface CieloStandInOptions {
   /** Transactional API port; 0 (default) picks a free one. */
   port?: number;

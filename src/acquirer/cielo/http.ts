@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
-import { AnswerCut, readJsonAnswer, type ServiceAnswer } from '../../service-url.js';
+import { AnswerCut, readJsonAnswer, type ServiceAnswer } from '../../outbound/json-answer.js';
 import { AcquirerUnavailable } from '../types.js';
 
 export interface CieloCredentials {

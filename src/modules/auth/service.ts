@@ -1,11 +1,10 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
-import { adminKeyDigest } from '../../http/guards.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
+import type { AdminKey } from './admin-key.js';
 import { clearFailures, LOCK_MS, lockedForSeconds, MAX_FAILURES, recordFailure } from './lockout.js';
 import type { ApiName, TokenClaims, TokenSigner } from './tokens.js';
 
@@ -31,23 +30,40 @@ const refused = (status: number, message: string, retryAfter?: number): LoginRes
   retryAfter,
 });
 
+/** What the auth service needs, and nothing more. */
+export interface AuthDeps {
+  database: Database;
+  clock: Clock;
+  signer: TokenSigner;
+  /** Credentials belong to the merchants module: read through its service. */
+  merchants: Pick<MerchantService, 'activeCredential'>;
+  passwordHashCost: number;
+  adminKey: AdminKey;
+  /** Where a lockout is reported (pino fits). */
+  logger?: { warn(obj: object, msg?: string): void };
+}
+
 export class AuthService {
   /** Hash checked for unknown userNames, so they cost the same time as known ones. */
   private dummyHash: Promise<string>;
   /** The password check; a field so tests can observe that unknown users pay for one too. */
   private readonly verify = verifyPassword;
 
-  constructor(
-    private readonly database: Database,
-    private readonly clock: Clock,
-    private readonly signer: TokenSigner,
-    /** Credentials belong to the merchants module: read through its service. */
-    private readonly merchants: Pick<MerchantService, 'activeCredential'>,
-    passwordHashCost: number,
-    /** Where a lockout is reported (pino fits). */
-    private readonly logger?: { warn(obj: object, msg?: string): void },
-  ) {
-    this.dummyHash = hashPassword(randomSecret(), passwordHashCost);
+  private readonly database: Database;
+  private readonly clock: Clock;
+  private readonly signer: TokenSigner;
+  private readonly merchants: AuthDeps['merchants'];
+  private readonly adminKey: AdminKey;
+  private readonly logger?: AuthDeps['logger'];
+
+  constructor(deps: AuthDeps) {
+    ({ database: this.database, clock: this.clock, signer: this.signer, merchants: this.merchants, adminKey: this.adminKey, logger: this.logger } = deps);
+    this.dummyHash = hashPassword(randomSecret(), deps.passwordHashCost);
+  }
+
+  /** `/admin` and `/sandbox`: whether a bearer key is ADMIN_API_KEY. */
+  isAdminKey(key: string): boolean {
+    return this.adminKey.matches(key);
   }
 
   /** Both token endpoints (contract section 4); the refusal is in the token response shape. */
@@ -108,12 +124,12 @@ export class AuthService {
    * The dashboard's operator login: ADMIN_API_KEY compared in constant time, with the login
    * lockout kept per address (an attacker cannot lock the operator out from elsewhere).
    */
-  async checkAdminKey(key: string, expectedDigest: Buffer, ip: string): Promise<{ ok: true } | { status: 401 | 429; retryAfter?: number }> {
+  async checkAdminKey(key: string, ip: string): Promise<{ ok: true } | { status: 401 | 429; retryAfter?: number }> {
     const db = this.database.db;
     const lockKey = `operator@${ip}`;
     const locked = await lockedForSeconds(db, lockKey, this.clock.wallNow());
     if (locked > 0) return { status: 429, retryAfter: locked };
-    if (!timingSafeEqual(adminKeyDigest(key), expectedDigest)) {
+    if (!this.adminKey.matches(key)) {
       if (await recordFailure(db, lockKey, this.clock.wallNow())) {
         this.logger?.warn({ event: 'login.locked', api: 'dashboard-operator', ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
       }
@@ -129,6 +145,18 @@ export class AuthService {
    */
   async authenticate(api: ApiName, authorization: string | undefined, ip: string, scope?: Scope): Promise<Principal> {
     return this.checked(await this.verifiedClaims(api, authorization), ip, scope);
+  }
+
+  /**
+   * The principal of a merchant's dashboard session, its credential re-read on every request as
+   * a bearer token's is (authenticate): undefined once the credential is revoked, is another
+   * merchant's, or no longer allows `ip`. The principal is the one its token would carry.
+   */
+  async sessionPrincipal(userName: string, merchantId: string, ip: string): Promise<Principal | undefined> {
+    const credential = await this.merchants.activeCredential(userName);
+    if (!credential || credential.merchant_id !== merchantId || !ipAllowed(ip, JSON.parse(credential.allowed_ips))) return undefined;
+    const scopes = credential.scopes.split(' ') as Scope[];
+    return { userName: credential.user_name, merchantId: credential.merchant_id, accountNumber: Number(credential.account_number), scopes };
   }
 
   /** The claims of a valid bearer token for `api`; throws 401 for anything else. */

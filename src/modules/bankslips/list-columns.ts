@@ -1,6 +1,6 @@
 import { jsonString, scaledJsonText } from '../../domain/json-text.js';
-import type { Field, Kind } from './records.js';
-import type { BankSlipRow } from './repository.js';
+import type { Field, Kind } from './record-fields.js';
+import type { BankSlipRow } from './row.js';
 
 /**
  * A listing record read as columns and made JSON text in JavaScript (PostgreSQL): the
@@ -17,7 +17,7 @@ const INTEGER_COLUMNS = new Set<keyof BankSlipRow>([
   'status_bill', 'status_integration',
 ]);
 
-/** How each field is written: integers as digits, text as a JSON string, the scaled kinds as records.ts renders them. */
+/** How each field is written: integers as digits, text as a JSON string, the scaled kinds as record-fields.ts renders them. */
 type Writer = 'int' | 'text' | Exclude<Kind, 'plain'>;
 
 export interface ListColumns {

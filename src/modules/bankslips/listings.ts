@@ -2,7 +2,7 @@ import type { Database } from '../../db/connection.js';
 import { keysetPages } from '../../db/keyset-pages.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { listColumns, type ListColumns } from './list-columns.js';
-import { CREDIT_FIELDS, LIST_FIELDS } from './records.js';
+import { CREDIT_FIELDS, LIST_FIELDS } from './record-fields.js';
 import { bankSlipsRepository as repo, type DateColumn, type ListCursor, type ListPageRow, type ListRange } from './repository.js';
 
 /** Which record a listing answers: the list record (due and payment dates) or the credit record. */
@@ -10,8 +10,8 @@ export type ListFields = 'list' | 'credit';
 
 /**
  * A listing's records as JSON batches in (date, seq) order: joined with `,` inside `[...]` they
- * are the bytes one query joined whole used to answer (on PostgreSQL without json_build_object's
- * spaces). The pages are separate reads, never one transaction: a slow client must not hold a
+ * are the bytes a single query over the whole window would answer (on PostgreSQL without
+ * json_build_object's spaces). The pages are separate reads, never one transaction: a slow client must not hold a
  * snapshot (SQLite's WAL could not checkpoint, PostgreSQL would keep an idle transaction open);
  * a slip changed meanwhile is answered once, as it was when its page was read. Reading stops
  * when the consumer stops asking (the client went away and the route's stream was destroyed).
@@ -21,7 +21,7 @@ export type ListFields = 'list' | 'credit';
  * - SQLite with reader threads (a file): one thread walks the seqs, then pages of them are read
  *   and joined by all the threads at once and written in order;
  * - SQLite on the event loop (in memory, or DB_READER_THREADS=0): keyset pages of the JSON the
- *   database writes (`jsonObject`, records.ts sqlJsonObject).
+ *   database writes (`jsonObject`, record-fields.ts sqlJsonObject).
  */
 export async function* listingPages(
   database: Database,

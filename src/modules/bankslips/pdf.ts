@@ -3,10 +3,10 @@ import QRCode from 'qrcode';
 import { formatLine, mod11Dv } from '../../domain/boleto.js';
 import { encodeItf } from '../../domain/itf.js';
 import { formatFixed } from '../../domain/money.js';
-import { PERCENT_DECIMALS } from './charges.js';
+import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import type { BankConfig } from './bank-config.js';
 import { SPECIES } from './cnab/codes.js';
-import { STATUS, type BankSlipRow } from './repository.js';
+import { STATUS, type BankSlipRow } from './row.js';
 
 type Doc = PDFKit.PDFDocument;
 

@@ -1,5 +1,5 @@
 import { daysBetween } from '../../domain/calendar.js';
-import type { BankSlipRow } from './repository.js';
+import type { BankSlipRow } from './row.js';
 
 /**
  * What the Pix module needs to make a slip's Pix code (a charge with a due date): the amount,

@@ -1,7 +1,7 @@
 import { barcodeToLine, buildBarcode } from '../../domain/boleto.js';
 import { buildBrCode } from '../../domain/pix.js';
 import { buildFreeField, ourNumberOf } from './free-field.js';
-import type { BankSlipRow } from './repository.js';
+import type { BankSlipRow } from './row.js';
 
 /**
  * The merchant record has no address yet, and a BR Code must name the receiver's city (EMV tag

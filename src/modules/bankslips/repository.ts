@@ -1,13 +1,14 @@
-import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type pg from 'pg';
 import type { Executor } from '../../db/connection.js';
 import { copyRows } from '../../db/pg-copy.js';
 import type { ListColumns } from './list-columns.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
+import { INTEGRATION, STATUS, type BankSlipKey, type BankSlipRow } from './row.js';
 
 /** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
-const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
+const RECORDS_MODULE = siblingModule(import.meta.url, 'record-fields');
 
 /**
  * A listing's window, filters and, when resuming, keyset, as SQL text for the driver's own
@@ -23,14 +24,6 @@ function listWhere(dialect: 'sqlite' | 'postgres', accountNumber: number, column
   if (range.statusIntegration !== undefined) where += ` and status_integration = ${p(range.statusIntegration)}`;
   return { where, parameters };
 }
-
-export type BankSlipRow = Selectable<BankSlipsTable>;
-export type BankSlipKey = Pick<BankSlipRow, 'id' | 'merchant_id' | 'account_number'>;
-
-/** statusBill values (seed "States and transitions"). */
-export const STATUS = { processing: 1, issued: 2, paid: 3, overdue: 9, failed: 99 } as const;
-/** statusIntegration values: the slip's standing at the bank (9: the bank rejected it). */
-export const INTEGRATION = { processing: 1, registered: 2, rejected: 9, failed: 99 } as const;
 
 export type DateColumn = 'due_date' | 'payment_date' | 'credit_date';
 

@@ -8,10 +8,11 @@ import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps }
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
-import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './records.js';
+import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
 import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
-import { bankSlipsRepository as repo, INTEGRATION, STATUS, type BankSlipRow, type DateColumn, type ListCursor, type ListRange } from './repository.js';
+import { bankSlipsRepository as repo, type DateColumn, type ListCursor, type ListRange } from './repository.js';
+import { INTEGRATION, STATUS, type BankSlipRow } from './row.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';

@@ -4,8 +4,8 @@ import type { BankSlipsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordEvents, recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';
-import { bankSlipsRepository as repo, type BankSlipKey } from './repository.js';
-import { STATUS } from './repository.js';
+import { bankSlipsRepository as repo } from './repository.js';
+import { STATUS, type BankSlipKey } from './row.js';
 
 /** The catalogue's event of each statusBill a slip reaches (docs/events.md). */
 const SLIP_EVENTS: Record<number, EventType> = {

@@ -37,3 +37,21 @@ export function percent(part: number, whole: number): string {
   const tenths = Math.round((part * 1000) / whole);
   return `${Math.trunc(tenths / 10)},${tenths % 10} %`;
 }
+
+/** A 10,4 scaled value (receivables) in cents, rounded half up, for the charts and brl(). */
+export function d4ToCents(value: bigint): bigint {
+  return value >= 0n ? (value + 50n) / 100n : -((-value + 50n) / 100n);
+}
+
+/** A span of seconds, as the operator pages show it: 0 -> "-", 75 -> "1 min 15 s", 90000 -> "1 d 1 h". */
+export function duration(seconds: number): string {
+  const s = Math.floor(seconds);
+  if (s <= 0) return '-';
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  if (d > 0) return `${d} d ${h} h`;
+  if (h > 0) return `${h} h ${m} min`;
+  if (m > 0) return `${m} min ${s % 60} s`;
+  return `${s} s`;
+}

@@ -4,10 +4,12 @@
  * own strings live beside it, in the same two-language shape (`bilingual`).
  */
 export type Lang = 'pt-BR' | 'en';
-export const LANGS: Lang[] = ['pt-BR', 'en'];
 
-export function langOf(cookie: string | undefined): Lang {
-  return cookie === 'en' ? 'en' : 'pt-BR';
+export const LANG_COOKIE = 'gw_lang';
+
+/** The language a request asked for (a request without cookies is answered in Portuguese). */
+export function langOf(request: { cookies?: Record<string, string | undefined> }): Lang {
+  return request.cookies?.[LANG_COOKIE] === 'en' ? 'en' : 'pt-BR';
 }
 
 /** A page's strings in both languages: the English set must have every key of the Portuguese one. */
@@ -30,10 +32,10 @@ export const common = bilingual(
     conciliation: 'Conciliação',
     merchants: 'Lojistas',
     review: 'Revisão',
+    disputes: 'Disputas',
     jobs: 'Filas',
     sandbox: 'Sandbox',
     logout: 'Sair',
-    language: 'Idioma',
     switchTo: 'English',
     signedInAs: 'Conectado como',
     operator: 'Operador',
@@ -42,6 +44,7 @@ export const common = bilingual(
     filter: 'Filtrar',
     noRows: 'Nada encontrado.',
     back: 'Voltar',
+    save: 'Salvar',
     yes: 'Sim',
     no: 'Não',
     errorTitle: 'Algo deu errado',
@@ -58,9 +61,14 @@ export const common = bilingual(
     badAdminKey: 'Chave de operador inválida.',
     locked: 'Muitas tentativas sem sucesso. Tente de novo em {minutes} minutos.',
     ipRefused: 'Este endereço não pode usar esta credencial.',
-    sessionEnded: 'Sua sessão terminou. Entre de novo.',
-    forbidden: 'Esta página é de outro perfil.',
     sandboxBadge: 'SANDBOX',
+    copy: 'Copiar',
+    copied: 'Copiado',
+    actions: 'Ações',
+    status: 'Situação',
+    all: 'Todos',
+    amount: 'Valor',
+    created: 'Criado em',
   },
   {
     brand: 'Payment gateway',
@@ -76,10 +84,10 @@ export const common = bilingual(
     conciliation: 'Conciliation',
     merchants: 'Merchants',
     review: 'Review',
+    disputes: 'Disputes',
     jobs: 'Job queues',
     sandbox: 'Sandbox',
     logout: 'Sign out',
-    language: 'Language',
     switchTo: 'Português',
     signedInAs: 'Signed in as',
     operator: 'Operator',
@@ -88,6 +96,7 @@ export const common = bilingual(
     filter: 'Filter',
     noRows: 'Nothing found.',
     back: 'Back',
+    save: 'Save',
     yes: 'Yes',
     no: 'No',
     errorTitle: 'Something went wrong',
@@ -104,8 +113,13 @@ export const common = bilingual(
     badAdminKey: 'Invalid operator key.',
     locked: 'Too many failed attempts. Try again in {minutes} minutes.',
     ipRefused: 'This address may not use this credential.',
-    sessionEnded: 'Your session ended. Sign in again.',
-    forbidden: 'This page belongs to another role.',
     sandboxBadge: 'SANDBOX',
+    copy: 'Copy',
+    copied: 'Copied',
+    actions: 'Actions',
+    status: 'Status',
+    all: 'All',
+    amount: 'Amount',
+    created: 'Created',
   },
 );

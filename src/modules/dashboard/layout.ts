@@ -1,14 +1,9 @@
 import { html, type SafeHtml } from '../../http/html.js';
+import type { DashboardAssets } from './assets.js';
 import { common, type Lang } from './i18n.js';
 import type { DashboardSession } from './sessions.js';
 
-/** Versioned URLs of the dashboard's own files (`?v=<hash>`: a deploy never serves a stale script). */
-export interface DashboardAssets {
-  style: string;
-  script: string;
-  chart: string;
-}
-
+/** What every page's rendering needs besides its own data (http.ts: pageOf). */
 export interface PageContext {
   lang: Lang;
   assets: DashboardAssets;
@@ -27,6 +22,7 @@ interface MenuEntry {
 const MERCHANT_MENU: MenuEntry[] = [
   { href: '/dashboard', label: 'home' },
   { href: '/dashboard/payments', label: 'payments' },
+  { href: '/dashboard/disputes', label: 'disputes' },
   { href: '/dashboard/subscriptions', label: 'recurrence' },
   { href: '/dashboard/bankslips', label: 'bankSlips' },
   { href: '/dashboard/pix', label: 'pix' },
@@ -38,6 +34,7 @@ const MERCHANT_MENU: MenuEntry[] = [
 const OPERATOR_MENU: MenuEntry[] = [
   { href: '/dashboard/operator/merchants', label: 'merchants' },
   { href: '/dashboard/operator/review', label: 'review' },
+  { href: '/dashboard/operator/disputes', label: 'disputes' },
   { href: '/dashboard/operator/jobs', label: 'jobs' },
   { href: '/dashboard/operator/sandbox', label: 'sandbox', sandboxOnly: true },
 ];

@@ -4,6 +4,9 @@ import type { Database } from '../../db/connection.js';
 
 export type DashboardRole = 'merchant' | 'operator';
 
+/** The cookie that carries a session's id (path /dashboard, HttpOnly, SameSite=Strict). */
+export const SESSION_COOKIE = 'gw_session';
+
 /** A live dashboard session, as a page handler sees it. */
 export interface DashboardSession {
   idHash: string;

@@ -41,6 +41,24 @@ export const disputesRepository = {
     return { rows, total: Number(total) };
   },
 
+  /**
+   * Deadline first, for the dashboards: the open disputes by respondBy (the nearest first), then
+   * the latest closed ones; one merchant's when `merchantId` is given, else every merchant's.
+   */
+  async byDeadline(db: Executor, merchantId: string | undefined, closedLimit: number): Promise<DisputeRow[]> {
+    let open = db.selectFrom('disputes').selectAll().where('status', 'in', OPEN_STATUSES);
+    let closed = db.selectFrom('disputes').selectAll().where('status', 'not in', OPEN_STATUSES);
+    if (merchantId !== undefined) {
+      open = open.where('merchant_id', '=', merchantId);
+      closed = closed.where('merchant_id', '=', merchantId);
+    }
+    const [openRows, closedRows] = await Promise.all([
+      open.orderBy('respond_by', 'asc').orderBy('created_at', 'asc').orderBy('dispute_id', 'asc').execute(),
+      closed.orderBy('closed_at', 'desc').orderBy('dispute_id', 'desc').limit(closedLimit).execute(),
+    ]);
+    return [...openRows, ...closedRows];
+  },
+
   /** Moves an open dispute to `to`; undefined when it was no longer in `from` (a concurrent change won). */
   move(db: Executor, disputeId: string, from: string[], to: string, at: string, closed: boolean): Promise<DisputeRow | undefined> {
     return db

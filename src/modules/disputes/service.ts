@@ -197,6 +197,15 @@ export class DisputeService {
     return { items: rows.map(summaryOf), page: p.page, limit: p.limit, total };
   }
 
+  /**
+   * The dashboards' list, deadline first: every open dispute by respondBy, then the latest
+   * `closedLimit` closed ones. One merchant's, or (no merchantId: the operator) every merchant's.
+   */
+  async deadlineFirst(merchantId: string | undefined, closedLimit = 50): Promise<(DisputeSummary & { merchantId: string })[]> {
+    const rows = await disputesRepository.byDeadline(this.deps.database.db, merchantId, closedLimit);
+    return rows.map((row) => ({ ...summaryOf(row), merchantId: row.merchant_id }));
+  }
+
   async get(merchantId: string | undefined, disputeId: string): Promise<DisputeResult> {
     const db = this.deps.database.db;
     const row = await disputesRepository.find(db, disputeId, merchantId);

@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
-import type { AppContext } from '../../context.js';
 import { conflict, notFound } from '../../http/errors.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
 import type { Principal } from '../auth/service.js';
 import { CheckoutPayments } from './checkout/payments.js';
+import type { LinkPayment, PaymentLinkDeps } from './deps.js';
 import { brl } from '../../domain/format-br.js';
 import { linkReference, paymentLinksRepository as repo, type PaymentLinkRow } from './repository.js';
 import { checkLinkTerms } from './rules.js';
@@ -22,19 +22,6 @@ const SETTLED = new Set(['Authorized', 'Blocked', 'Paid']);
 /** A payment link's catalogue event (docs/events.md), written in the transaction of its change. */
 function linkEvent(row: Pick<PaymentLinkRow, 'id' | 'merchant_id' | 'account_number'>, type: EventType, at: string, extra: Record<string, unknown> = {}): BusinessEvent {
   return { merchantId: row.merchant_id, accountNumber: Number(row.account_number), type, at, data: { paymentLinkId: row.id, ...extra } };
-}
-
-export type PaymentLinkDeps = Pick<AppContext, 'config' | 'database' | 'clock' | 'logger' | 'queue' | 'merchants' | 'payments'>;
-
-/** A payment of the link, as the link records it when paid. */
-export interface LinkPayment {
-  payment_id: string;
-  status: string;
-  amount: number;
-  installments: number;
-  authorization_code: string | null;
-  brand: string;
-  masked_card_number: string;
 }
 
 /**

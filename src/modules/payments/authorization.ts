@@ -5,7 +5,7 @@ import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
 import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
-import type { PaymentDeps } from './service.js';
+import type { PaymentDeps } from './deps.js';
 import { recordTransition } from './transitions.js';
 
 export const RECOVER_JOB = 'payment.recover';

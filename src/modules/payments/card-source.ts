@@ -1,4 +1,4 @@
-import type { PaymentDeps } from './service.js';
+import type { PaymentDeps } from './deps.js';
 import type { Executor } from '../../db/connection.js';
 import { isValidCvv } from '../../domain/cards.js';
 import type { Card } from '../cards/card-data.js';

@@ -3,7 +3,7 @@ import { conflict } from '../../http/errors.js';
 import { refundsRepository } from './refund-repository.js';
 import { recordTransition } from './transitions.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
-import type { PaymentDeps } from './service.js';
+import type { PaymentDeps } from './deps.js';
 
 /** What the disputes module reads of a payment. */
 export type DisputedPayment = Pick<

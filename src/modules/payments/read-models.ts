@@ -1,7 +1,7 @@
 import type { Database } from '../../db/connection.js';
 import { notFound } from '../../http/errors.js';
 import { toPaymentResult } from './payment-row.js';
-import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './reads.js';
+import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './dashboard-queries.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { reviewQueuePage, type ReviewAfter, type ReviewRow } from './review-queue.js';
 import type { PaymentResult } from './schemas.js';

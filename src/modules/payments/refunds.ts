@@ -10,7 +10,7 @@ import { leftOf } from './disputes.js';
 import { refundsRepository, type RefundRow } from './refund-repository.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { RefundBody, RefundList, RefundResult } from './schemas.js';
-import type { PaymentDeps } from './service.js';
+import type { PaymentDeps } from './deps.js';
 import { recordTransition } from './transitions.js';
 
 export const REFUND_RECOVER_JOB = 'refund.recover';

@@ -1,11 +1,11 @@
 import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
-import type { AppContext } from '../../context.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, unknownError, type Resolution } from './authorization.js';
+import type { PaymentDeps } from './deps.js';
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { PaymentReadModels } from './read-models.js';
@@ -22,9 +22,6 @@ export { RECOVER_JOB, toPaymentResult };
 export type { PaymentRow };
 /** What another module may read of a payment by id: its status and the acquirer's answer. */
 export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'>;
-
-/** What the payment service uses of the process's services. */
-export type PaymentDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'cards' | 'antifraud' | 'queue' | 'settlement' | 'metrics'>;
 
 export interface Payer {
   merchantId: string;

@@ -1,14 +1,26 @@
 import { AcquirerUnavailable } from '../../acquirer/types.js';
-import type { AppContext } from '../../context.js';
+import type { Logger } from 'pino';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { validateExpiry } from '../../domain/cards.js';
 import { ApiError } from '../../http/errors.js';
-import type { VaultView } from '../cards/service.js';
+import type { CardService, VaultView } from '../cards/service.js';
 import type { PaymentBody } from '../payments/schemas.js';
+import type { PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
 import type { PaymentSnapshot } from './charge-outcome.js';
 import { chargeCents } from './plan-rules.js';
 
-export type ChargeDeps = Pick<AppContext, 'database' | 'clock' | 'logger' | 'payments' | 'queue' | 'cards'>;
+/** What the recurrence module uses of the process's services: only the composition root builds it. */
+export interface ChargeDeps {
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  queue: JobQueue;
+  payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment'>;
+  cards: Pick<CardService, 'getVault'>;
+}
 
 /**
  * The codeAntiFraud of recurring charges: the seeds' anti-fraud library runs in the payer's

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/connection.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { businessDayAfter } from '../../domain/calendar.js';
 import { debitOf, prorate, reduceInstallment } from '../../domain/refunds.js';
-import type { ReceivableRow } from './records.js';
+import type { ReceivableRow } from './conciliation-json.js';
 import { receivablesRepository } from './repository.js';
 
 /** A card payment being refunded, as conciliation knows it. */

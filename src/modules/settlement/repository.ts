@@ -5,7 +5,7 @@ import { copyRows } from '../../db/pg-copy.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './records.js';
+import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -59,7 +59,7 @@ function rangeIdsSql(kind: RangeKind): string {
   return `select id from ${table} where ${rangeWhere(() => '?', kind)} ${ORDER}`;
 }
 
-/** SQLite: the rows of a page given by its ids (a JSON array), in answer order, as records.ts' segments. */
+/** SQLite: the rows of a page given by its ids (a JSON array), in answer order, as conciliation-json.ts' segments. */
 function rowsByIdsSql(kind: RangeKind): string {
   const columns = (kind === 'operation-date' ? SUMMARY_SEGMENTS : INSTALLMENT_SEGMENTS).join(', ');
   return `select ${columns} from receivables where id in (select value from json_each(?)) ${ORDER}`;
@@ -82,7 +82,7 @@ function rangeParams(kind: RangeKind, account: number, start: string, end: strin
 }
 
 /** The serializers a reader thread loads (it imports the module itself: functions do not cross threads). */
-const RECORDS_MODULE = siblingModule(import.meta.url, 'records');
+const SERIALIZERS_MODULE = siblingModule(import.meta.url, 'conciliation-json');
 /** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
@@ -273,9 +273,9 @@ export const receivablesRepository = {
     return readers.column(rangeIdsSql(kind), rangeParams(kind, account, start, end)) as Promise<number[]>;
   },
 
-  /** The rows of these ids (one page of rangeIds), read and made JSON text by a reader thread with the search's serializer (records.ts). */
+  /** The rows of these ids (one page of rangeIds), read and made JSON text by a reader thread with the search's serializer (conciliation-json.ts). */
   rangePageJson(readers: SqliteReaders, kind: RangeKind, ids: number[]): Promise<JsonPage> {
-    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: RECORDS_MODULE, name: kind === 'operation-date' ? 'summarySegmentsJson' : 'installmentSegmentsJson' });
+    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: SERIALIZERS_MODULE, name: kind === 'operation-date' ? 'summarySegmentsJson' : 'installmentSegmentsJson' });
   },
 
   /** Where a page's last row puts the keyset of the next. */

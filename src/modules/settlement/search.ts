@@ -1,4 +1,5 @@
-import type { AppContext } from '../../context.js';
+import type { Config } from '../../config.js';
+import type { Database } from '../../db/connection.js';
 import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
@@ -6,10 +7,17 @@ import type { JsonBatch } from '../../http/json-stream.js';
 import { keysetPages } from '../../db/keyset-pages.js';
 import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
-import { withSlot } from '../../http/stream-slots.js';
+import { withSlot, type StreamSlots } from '../../http/stream-slots.js';
 import type { Principal } from '../auth/service.js';
-import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './records.js';
+import { installmentJson, installmentRecord, summaryJson, type ColumnValues } from './conciliation-json.js';
 import { receivablesRepository, type RangeKey, type RangeKind } from './repository.js';
+
+/** What the conciliation searches read: the database, the merchant's stream slots and their settings. */
+export interface SearchDeps {
+  database: Database;
+  streamSlots: StreamSlots;
+  config: Pick<Config, 'conciliation'>;
+}
 
 function isoDate(value: string, tag: string): string {
   if (!isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date YYYY-MM-DD.`);
@@ -38,13 +46,13 @@ function decimal4(value: string | undefined, tag: string): bigint | undefined {
 
 /** The five conciliation searches (seed integration-api.md); each answers [] when nothing matches. */
 export const conciliationSearch = {
-  async byCode(ctx: AppContext, p: Principal, q: { accountNumber: string; nsu: string; codAuth?: string }) {
+  async byCode(ctx: SearchDeps, p: Principal, q: { accountNumber: string; nsu: string; codAuth?: string }) {
     const account = requireOwnAccount(p, q.accountNumber);
     return (await receivablesRepository.byCode(ctx.database.db, account, q.nsu, q.codAuth)).map(installmentRecord);
   },
 
   async byAuthCode(
-    ctx: AppContext,
+    ctx: SearchDeps,
     p: Principal,
     q: { accountNumber: string; codAuth: string; operationDate: string; value?: string; installmentValue?: string; installmentNumber?: number },
   ) {
@@ -60,9 +68,9 @@ export const conciliationSearch = {
   },
 
   /** The three range searches: a streamed JSON array (see rangeSearch). */
-  byOperationDate: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date'),
-  byOperationDateInstallments: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date-installments'),
-  byPaymentDate: (ctx: AppContext, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'payment-date'),
+  byOperationDate: (ctx: SearchDeps, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date'),
+  byOperationDateInstallments: (ctx: SearchDeps, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'operation-date-installments'),
+  byPaymentDate: (ctx: SearchDeps, p: Principal, q: RangeQuery) => rangeSearch(ctx, p, q, 'payment-date'),
 };
 
 export interface RangeQuery {
@@ -77,8 +85,8 @@ export interface RangeQuery {
 interface RangeState {
   reads: { queries: number; rows: number };
 }
-const states = new WeakMap<AppContext, RangeState>();
-export function rangeState(ctx: AppContext): RangeState {
+const states = new WeakMap<SearchDeps, RangeState>();
+export function rangeState(ctx: SearchDeps): RangeState {
   let s = states.get(ctx);
   if (!s) states.set(ctx, (s = { reads: { queries: 0, rows: 0 } }));
   return s;
@@ -118,7 +126,7 @@ async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: nu
  * failed, or `return()` when the client went away: no page is read after that).
  * `page` / `limit` (integrators' paging) answer one slice of the same order instead of the range.
  */
-export function rangeSearch(ctx: AppContext, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<JsonBatch> {
+export function rangeSearch(ctx: SearchDeps, p: Principal, q: RangeQuery, kind: RangeKind): AsyncIterable<JsonBatch> {
   const settings = ctx.config.conciliation;
   const account = requireOwnAccount(p, q.accountNumber);
   const { start, end } = dateRange(q, settings.maxRangeDays);

@@ -6,10 +6,11 @@ import { toJsonNumber } from '../../domain/money.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { ApiError, conflict } from '../../http/errors.js';
-import type { PaymentRow, PaymentService } from '../payments/service.js';
+import type { Selectable } from 'kysely';
+import type { PaymentsTable } from '../../db/schema.js';
 import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
-import { installmentRecord, type ReceivableRow } from './records.js';
+import { installmentRecord, type ReceivableRow } from './conciliation-json.js';
 import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
@@ -21,8 +22,13 @@ export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
 const SWEEP_BATCH = 500;
 
-/** What settlement asks of the payment service: moving a fully received payment to Paid. */
-export type PaymentsOfSettlement = Pick<PaymentService, 'recordPaid'>;
+/** A card payment as settlement reads it (the payments module hands it over on each transition). */
+type PaymentRow = Selectable<PaymentsTable>;
+
+/** What settlement asks of the payment service: moving a fully received payment to Paid, in the sweep's transaction. */
+export interface PaymentsOfSettlement {
+  recordPaid(trx: Executor, paymentId: string, at: string): Promise<boolean>;
+}
 
 export type PrepaymentRequest = { items: { nsu: string; installmentNumber: number }[] } | { all: true };
 

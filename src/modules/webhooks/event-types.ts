@@ -7,7 +7,7 @@
  *   `_` between words (`billing.retry_scheduled`), whose body is
  *   `{movementId, type, moment, data}`.
  * A webhook subscription lists the types it receives; without a list it receives the
- * conciliation family only, as every subscription did before events existed.
+ * conciliation family only: a subscription made as the seed describes it gets what the seed promises.
  */
 export const CONCILIATION_TYPES = ['TransactionStatus', 'InstallmentStatus', 'BankSlipStatus'] as const;
 export type ConciliationType = (typeof CONCILIATION_TYPES)[number];

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Clock } from '../../clock.js';
 import type { PixConfig } from '../config.js';
-import { readJsonAnswer, type ServiceAnswer } from '../../service-url.js';
+import { readJsonAnswer, type ServiceAnswer } from '../../outbound/json-answer.js';
 import { PixProviderUnavailable } from '../types.js';
 
 /** The PSP's answer as read by readJsonAnswer. */

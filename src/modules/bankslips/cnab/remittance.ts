@@ -3,7 +3,7 @@ import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
 import { BATCH_HEADER, BATCH_LAYOUT_VERSION, BATCH_TRAILER, FILE_HEADER, FILE_LAYOUT_VERSION, FILE_TRAILER, SEGMENT_P, SEGMENT_Q, SEGMENT_R } from '../../../domain/cnab240-layout.js';
 import { roundHalfUp } from '../../../domain/money.js';
 import type { BankConfig } from '../bank-config.js';
-import type { BankSlipRow } from '../repository.js';
+import type { BankSlipRow } from '../row.js';
 import { REMITTANCE, SPECIES, WALLET_SIMPLE } from './codes.js';
 
 /** The sacador/avalista printed and sent for a slip: the merchant it was issued for. */
@@ -31,7 +31,7 @@ const percent2 = (scaled4: number) => roundHalfUp(BigInt(scaled4), 4, 2);
 /**
  * Days after the due date the bank keeps accepting the slip before writing it off: up to the
  * slip's dateLimit when late payment is allowed; otherwise up to the next business day (a slip
- * due on a weekend is paid at face value on Monday, src/modules/bankslips/charges.ts).
+ * due on a weekend is paid at face value on Monday, src/domain/late-payment.ts).
  * FEBRABAN's field has 3 digits: a longer limit is sent as "do not write off" (code 2).
  */
 export function writeOffTerms(slip: Pick<BankSlipRow, 'due_date' | 'overdue_allow' | 'overdue_date_limit'>): { code: string; days: string } {

@@ -1,7 +1,8 @@
 import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
 import { SEGMENT_T, SEGMENT_U } from '../../../domain/cnab240-layout.js';
 import type { BankSlipDeps } from '../deps.js';
-import { bankSlipsRepository as repo, type BankSlipRow } from '../repository.js';
+import { bankSlipsRepository as repo } from '../repository.js';
+import { type BankSlipRow } from '../row.js';
 import { MOVEMENT_OF, WALLET_SIMPLE } from './codes.js';
 import { document15, documentType, fileEnd, fileHeaders } from './remittance.js';
 

@@ -61,8 +61,37 @@ function copyButtons() {
   });
 }
 
+/**
+ * <form data-evidence-form> with <input type="file" data-evidence-file>: the dashboard takes
+ * url-encoded forms only, so the chosen file is read here and posted as base64 in the form's
+ * hidden fields (fileName, contentType, contentBase64), the API's own shape. Without this script
+ * the file input has no name and the form posts its text alone.
+ */
+function evidenceFiles() {
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (!form.matches || !form.matches('form[data-evidence-form]') || form.dataset.read === 'true') return;
+    const input = form.querySelector('input[data-evidence-file]');
+    const file = input && input.files && input.files[0];
+    if (!file) return;
+    event.preventDefault();
+    const reader = new FileReader();
+    reader.onload = () => {
+      // A data: URL is "data:<type>;base64,<content>": the content is what follows the comma.
+      const url = String(reader.result);
+      form.elements.fileName.value = file.name;
+      form.elements.contentType.value = file.type;
+      form.elements.contentBase64.value = url.slice(url.indexOf(',') + 1);
+      form.dataset.read = 'true';
+      form.submit();
+    };
+    reader.readAsDataURL(file);
+  });
+}
+
 document.addEventListener('DOMContentLoaded', () => {
   drawCharts();
   confirmForms();
   copyButtons();
+  evidenceFiles();
 });

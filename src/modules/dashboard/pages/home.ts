@@ -1,9 +1,61 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { addDays } from '../../../domain/calendar.js';
 import { html, type SafeHtml } from '../../../http/html.js';
+import type { DayFigures } from '../../payments/dashboard-queries.js';
 import type { ExpectedDay, PrepaymentQuote } from '../../settlement/outlook.js';
-import { d4ToCents, type HomeFigures } from '../charts.js';
-import { brl, date, percent } from '../format.js';
+import { brasiliaDate, lastDays } from '../brasilia-days.js';
+import { brl, d4ToCents, date, percent } from '../format.js';
+import { NeedsLogin, pageOf, requireMerchant, seeOther, sendPage, type DashboardDeps } from '../http.js';
 import { bilingual } from '../i18n.js';
 import { layout, type PageContext } from '../layout.js';
+
+/** Days the sales charts cover, and days ahead the receivables chart covers. */
+const SALES_DAYS = 30;
+const RECEIVABLES_DAYS = 60;
+
+/**
+ * GET /dashboard: the merchant's home, its figures and charts in business time (an operator is
+ * sent to the merchants list). What counts, per the contract (section 6), is decided by the
+ * payments module (dashboard-queries.ts dayFigures): a sale is a payment that stands approved (Authorized or
+ * Paid; a Canceled one no longer counts); approved means the acquirer said 00; the rate is over
+ * every decided payment (not Pending); a decline is a Denied payment, by code.
+ */
+export function homePage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+  scope.get('/', { schema: { hide: true } }, async (request, reply) => {
+    if (!request.dashboardSession) throw new NeedsLogin();
+    if (request.dashboardSession.role === 'operator') return seeOther(reply, '/dashboard/operator/merchants');
+    const p = requireMerchant(request);
+    // Business time: the sandbox clock may have been moved forward.
+    const today = brasiliaDate(ctx.clock.now());
+    const days = lastDays(today, SALES_DAYS);
+    const [figures, declines, expected, prepayment] = await Promise.all([
+      ctx.payments.reads.dayFigures(p.merchantId, days),
+      ctx.payments.reads.declines(p.merchantId, days[0].from, days[days.length - 1].to),
+      ctx.settlement.expectedPerDay(p.accountNumber, today, addDays(today, RECEIVABLES_DAYS)),
+      ctx.settlement.prepaymentQuote(p.merchantId, p.accountNumber),
+    ]);
+    return sendPage(reply, 200, render(pageOf(request, deps), { figures: homeFigures(figures, declines), expected, prepayment }));
+  });
+}
+
+interface HomeFigures {
+  days: DayFigures[];
+  declines: { returnCode: string; count: number }[];
+  total: { sales: bigint; approved: number; decided: number };
+}
+
+function homeFigures(days: DayFigures[], declines: { returnCode: string; count: number }[]): HomeFigures {
+  return {
+    days,
+    declines,
+    total: {
+      sales: days.reduce((s, d) => s + d.sales, 0n),
+      approved: days.reduce((s, d) => s + d.approved, 0),
+      decided: days.reduce((s, d) => s + d.decided, 0),
+    },
+  };
+}
 
 const strings = bilingual(
   {
@@ -58,7 +110,7 @@ const strings = bilingual(
   },
 );
 
-export interface HomeView {
+interface HomeView {
   figures: HomeFigures;
   expected: ExpectedDay[];
   prepayment: PrepaymentQuote;
@@ -73,7 +125,7 @@ function chart(id: string, title: string, spec: object, summary: string, table: 
 </section>`;
 }
 
-export function homePage(page: PageContext, view: HomeView): string {
+function render(page: PageContext, view: HomeView): string {
   const t = strings(page.lang);
   const { figures } = view;
   const todays = figures.days[figures.days.length - 1];

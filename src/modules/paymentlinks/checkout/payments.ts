@@ -9,7 +9,7 @@ import { RateLimiter } from '../rate-limit.js';
 import { linkReference, paymentLinksRepository as repo, type PaymentLinkRow } from '../repository.js';
 import { offeredCounts } from '../rules.js';
 import type { CheckoutPaymentBody, CheckoutPaymentResult } from '../schemas.js';
-import type { PaymentLinkDeps, PaymentLinkService } from '../service.js';
+import type { LinkPayment, PaymentLinkDeps } from '../deps.js';
 import { CLOSED_TAG, LINK_STATUS, statusFormat } from '../status.js';
 import { termsOf } from '../view.js';
 import { outcomeMessage } from './messages.js';
@@ -45,12 +45,19 @@ export function closedError(status: number): ApiError {
  * the link's earlier payments (a crash may have left one charged or still waiting for the
  * acquirer) before charging. A decline or a refused card gives the link back at once.
  */
+/** What the checkout asks of the link service: the link as it stands, and recording who paid it. */
+export interface LinkStates {
+  current(id: string): Promise<PaymentLinkRow | undefined>;
+  settleFromPayments(row: PaymentLinkRow, claimId: string): Promise<'paid' | 'pending' | 'none'>;
+  markPaid(id: string, claimId: string, payment: LinkPayment): Promise<boolean>;
+}
+
 export class CheckoutPayments {
   readonly limiter: RateLimiter;
 
   constructor(
     private readonly ctx: PaymentLinkDeps,
-    private readonly links: PaymentLinkService,
+    private readonly links: LinkStates,
   ) {
     this.limiter = new RateLimiter(ctx.database, ctx.clock);
   }

@@ -10,7 +10,7 @@ export function cancelPaymentRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Payments'],
       operationId: 'cancelPayment',
-      description: 'Cancels an Authorized or Paid card payment for its whole amount; the acquirer is asked first and the answer is recorded.',
+      description: 'Cancels an Authorized or Blocked card payment for its whole amount; the acquirer is asked first and the answer is recorded.',
       summary: 'Cancel a card payment in full',
       security: security.gateway,
       params: PaymentIdParams,

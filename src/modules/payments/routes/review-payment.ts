@@ -11,7 +11,7 @@ export function reviewPaymentRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Payments'],
       operationId: 'reviewPayment',
-      description: 'The operator approves or denies a payment the anti-fraud engine held for review; approving sends it to the acquirer.',
+      description: 'The operator approves or denies a payment the anti-fraud engine held for review; the acquirer already authorized it: approving makes it Authorized, denying cancels it at the acquirer.',
       summary: 'Decide on a payment held by anti-fraud review',
       security: security.admin,
       params: PaymentIdParams,

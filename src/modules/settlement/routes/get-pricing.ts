@@ -12,7 +12,7 @@ export function getPricingRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Pricing'],
       operationId: 'getPricing',
-      description: "A merchant's pricing: MDR per brand and installment band, fixed fees and the prepayment rate that conciliation and settlement apply.",
+      description: "A merchant's pricing: MDR per installment band (1x, 2-6x, 7-12x) and for Pix, fixed fees and the prepayment rate that conciliation and settlement apply.",
       summary: "Get a merchant's pricing (MDR, fees, prepayment)",
       security: security.admin,
       params: MerchantIdParams,

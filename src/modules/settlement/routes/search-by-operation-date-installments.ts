@@ -20,7 +20,7 @@ export function searchByOperationDateInstallmentsRoute(app: App, ctx: AppContext
       response: { 200: Type.Array(InstallmentRecord), ...errorResponses(400, 401, 403, 429) },
     },
     onRequest: integrationAuth(ctx),
-    // Streamed (src/http/json-stream.ts): the response schema documents the records; the bytes are written by records.ts's serializers.
+    // Streamed (src/http/json-stream.ts): the response schema documents the records; the bytes are written by conciliation-json.ts's serializers.
     handler: async (request, reply) => sendJsonArray(reply, conciliationSearch.byOperationDateInstallments(ctx, principalOf(request), request.query)),
   });
 }

@@ -1,0 +1,143 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../../../context.js';
+import { html } from '../../../../http/html.js';
+import type { BillingTimelineEntry } from '../../../recurrence/billings-service.js';
+import type { SubscriptionView } from '../../../recurrence/views.js';
+import { brl, dateTime, reais } from '../../format.js';
+import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } from '../../http.js';
+import { bilingual, common } from '../../i18n.js';
+import { layout, type PageContext } from '../../layout.js';
+import { badge, type Tone } from '../../lists.js';
+import { subscriptionBadge } from './list.js';
+
+/** Billings shown on a subscription's page: two years of a monthly plan. */
+const TIMELINE_SIZE = 24;
+const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
+
+/** GET /dashboard/subscriptions/:id: a subscription and its billing timeline, each attempt with its outcome. */
+export function subscriptionPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+  scope.get('/subscriptions/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+    const principal = requireMerchant(request);
+    requireScope(principal, 'recurrence');
+    const id = (request.params as { id: string }).id.toLowerCase();
+    // Another merchant's id: both reads are 404 (the services read by the principal's merchantId).
+    const subscription = await ctx.recurrence.subscriptions.get(principal, id);
+    const billings = await ctx.recurrence.billings.ofSubscription(principal, id, TIMELINE_SIZE);
+    return sendPage(reply, 200, render(pageOf(request, deps), subscription, billings, TIMELINE_SIZE));
+  });
+}
+
+const words = bilingual(
+  {
+    title: 'Assinatura',
+    order: 'Pedido',
+    plan: 'Plano',
+    amount: 'Valor por ciclo',
+    interval: 'Intervalo',
+    days: '{n} dias',
+    retries: 'Retentativas permitidas',
+    vault: 'Cartão guardado (vaultId)',
+    created: 'Criada em',
+    status: 'Situação',
+    blocked: 'Bloqueada: {reason} (código {code}). A assinatura só volta a cobrar se for reativada.',
+    billings: 'Cobranças',
+    billing: 'Cobrança {n}',
+    due: 'Vencimento',
+    next: 'Próxima tentativa',
+    attempts: 'Tentativas',
+    noAttempts: 'Nenhuma tentativa ainda.',
+    noBillings: 'Nenhuma cobrança.',
+    approved: 'Aprovada',
+    declined: 'Recusada',
+    code: 'código',
+    payment: 'ver pagamento',
+    retryAt: 'nova tentativa em {date}',
+    retryDone: 'nova tentativa feita em {date}',
+    Opened: 'Em aberto',
+    Paid: 'Paga',
+    Denied: 'Negada',
+    PaymentInvalid: 'Pagamento inválido',
+    Canceled: 'Cancelada',
+    shown: 'Mostrando as {n} cobranças mais recentes.',
+  },
+  {
+    title: 'Subscription',
+    order: 'Order',
+    plan: 'Plan',
+    amount: 'Amount per cycle',
+    interval: 'Interval',
+    days: '{n} days',
+    retries: 'Retries allowed',
+    vault: 'Stored card (vaultId)',
+    created: 'Created',
+    status: 'Status',
+    blocked: 'Blocked: {reason} (code {code}). The subscription charges again only if it is reactivated.',
+    billings: 'Billings',
+    billing: 'Billing {n}',
+    due: 'Due date',
+    next: 'Next attempt',
+    attempts: 'Attempts',
+    noAttempts: 'No attempt yet.',
+    noBillings: 'No billings.',
+    approved: 'Approved',
+    declined: 'Declined',
+    code: 'code',
+    payment: 'see payment',
+    retryAt: 'retry on {date}',
+    retryDone: 'retried on {date}',
+    Opened: 'Open',
+    Paid: 'Paid',
+    Denied: 'Denied',
+    PaymentInvalid: 'Payment invalid',
+    Canceled: 'Canceled',
+    shown: 'Showing the {n} latest billings.',
+  },
+);
+
+const BILLING_TONE: Record<string, Tone> = { Paid: 'good', Opened: 'wait', Denied: 'bad', PaymentInvalid: 'bad', Canceled: 'bad' };
+
+/** One billing: its facts, then each attempt in order with its outcome and the retry it led to. */
+function billingCard(page: PageContext, b: BillingTimelineEntry) {
+  const t = words(page.lang);
+  const history = b.attemptsHistory;
+  const label = (t as Record<string, string>)[b.status] ?? b.status;
+  return html`<section class="card" aria-labelledby="b-${b.id}">
+<h3 id="b-${b.id}">${t.billing.replace('{n}', String(b.installment))} ${badge(label, BILLING_TONE[b.status] ?? '')}</h3>
+<dl class="facts"><dt>${t.due}</dt><dd>${dateTime(b.expireAt)}</dd><dt>${t.amount}</dt><dd>${brl(b.amountCents)}</dd>
+${b.nextAttemptAt ? html`<dt>${t.next}</dt><dd><strong>${dateTime(b.nextAttemptAt)}</strong></dd>` : ''}</dl>
+<h4>${t.attempts}</h4>
+${history.length
+  ? html`<ol class="timeline">${history.map((a, i) => {
+      const ok = a.returnCode === '00';
+      const later = history[i + 1]?.date;
+      const retry = ok ? '' : later ? t.retryDone.replace('{date}', dateTime(later)) : b.nextAttemptAt ? t.retryAt.replace('{date}', dateTime(b.nextAttemptAt)) : '';
+      return html`<li><strong>${dateTime(a.date)}</strong> · ${brl(b.amountCents)} · ${badge(ok ? t.approved : t.declined, ok ? 'good' : 'bad')}
+<br><span>${t.code} <code>${a.returnCode ?? '-'}</code> ${a.returnMessage}</span>${a.paymentId ? html` · <a href="/dashboard/payments/${a.paymentId}">${t.payment}</a>` : ''}${retry ? html`<br><span class="muted">${retry}</span>` : ''}</li>`;
+    })}</ol>`
+  : html`<p class="muted">${t.noAttempts}</p>`}
+</section>`;
+}
+
+function render(page: PageContext, s: SubscriptionView, billings: BillingTimelineEntry[], limit: number): string {
+  const t = words(page.lang);
+  return layout(
+    page,
+    `${t.title} ${s.orderNumber}`,
+    html`<p><a href="/dashboard/subscriptions">${common(page.lang).back}</a></p>
+${s.status === 'Blocked' ? html`<p class="alert" role="alert">${t.blocked.replace('{reason}', s.blockedReason ?? '-').replace('{code}', s.blockedReturnCode ?? '-')}</p>` : ''}
+<div class="card"><dl class="facts">
+<dt>${t.status}</dt><dd>${subscriptionBadge(page, s.status)}</dd>
+<dt>${t.plan}</dt><dd>${s.plan.name} (${s.plan.planType})</dd>
+<dt>${t.amount}</dt><dd>${reais(s.plan.amount)}</dd>
+<dt>${t.interval}</dt><dd>${t.days.replace('{n}', String(s.plan.interval))}</dd>
+<dt>${t.retries}</dt><dd>${s.plan.attempts}</dd>
+<dt>${t.order}</dt><dd>${s.orderNumber}</dd>
+<dt>${t.vault}</dt><dd><code>${s.vaultId}</code></dd>
+<dt>${t.created}</dt><dd>${dateTime(s.createdDate)}</dd>
+</dl></div>
+<h2>${t.billings}</h2>
+${billings.length ? billings.map((b) => billingCard(page, b)) : html`<p>${t.noBillings}</p>`}
+${billings.length >= limit ? html`<p class="muted">${t.shown.replace('{n}', String(limit))}</p>` : ''}`,
+  );
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { settlementOn, type OverdueTerms } from '../../src/domain/late-payment.js';
+
+const terms = (over: Partial<OverdueTerms> = {}): OverdueTerms => ({
+  dueDate: '2026-12-10', // a Thursday
+  allow: true,
+  dateLimit: '2027-01-10',
+  penaltyPercent: 20_000n, // 2%
+  interestPercentPerMonth: 10_000n, // 1% a month
+  ...over,
+});
+
+describe('late payment arithmetic', () => {
+  it('on or before the due date: the value, no charges', () => {
+    expect(settlementOn(100_000n, terms(), '2026-12-01')).toEqual({ ok: true, daysLate: 0, penalty: 0n, interest: 0n, total: 100_000n });
+    expect(settlementOn(100_000n, terms(), '2026-12-10')).toMatchObject({ ok: true, total: 100_000n });
+  });
+
+  it('late: 2% penalty once, 1% a month pro rata per calendar day from the due date, half-up to the cent', () => {
+    // R$ 1,000.00, 10 days late: penalty 20.00; interest 1000 x 1% / 30 x 10 = 3.3333 -> 3.33.
+    expect(settlementOn(100_000n, terms(), '2026-12-20')).toEqual({ ok: true, daysLate: 10, penalty: 2_000n, interest: 333n, total: 102_333n });
+    // 1 day: 0.3333 -> 0.33; 30 days: exactly 1% = 10.00.
+    expect(settlementOn(100_000n, terms(), '2026-12-11')).toMatchObject({ daysLate: 1, interest: 33n, total: 102_033n });
+    expect(settlementOn(100_000n, terms(), '2027-01-09')).toMatchObject({ daysLate: 30, interest: 1_000n, total: 103_000n });
+    // Half-up: 2.5% of R$ 1.00 is 2.5 cents -> 3; 1.5% a month on R$ 123.45 for 7 days = 0.432075 -> 0.43.
+    expect(settlementOn(100n, terms({ penaltyPercent: 25_000n, interestPercentPerMonth: 0n }), '2026-12-11')).toMatchObject({ penalty: 3n, interest: 0n, total: 103n });
+    expect(settlementOn(12_345n, terms({ penaltyPercent: 0n, interestPercentPerMonth: 15_000n }), '2026-12-17')).toMatchObject({ daysLate: 7, interest: 43n, total: 12_388n });
+  });
+
+  it('a due date on a weekend or holiday is payable at face value on the next business day', () => {
+    // Saturday 2026-11-28 -> Monday 30th at face value; Tuesday is 3 days late.
+    const saturday = terms({ dueDate: '2026-11-28', allow: false, dateLimit: null });
+    expect(settlementOn(100_000n, saturday, '2026-11-30')).toMatchObject({ ok: true, total: 100_000n });
+    expect(settlementOn(100_000n, saturday, '2026-12-01')).toEqual({ ok: false, reason: 'overdue_not_allowed' });
+    // Christmas (Friday 2026-12-25) -> Monday 28th.
+    expect(settlementOn(100_000n, terms({ dueDate: '2026-12-25' }), '2026-12-28')).toMatchObject({ total: 100_000n });
+    expect(settlementOn(100_000n, terms({ dueDate: '2026-12-25' }), '2026-12-29')).toMatchObject({ daysLate: 4, penalty: 2_000n, interest: 133n });
+  });
+
+  it('refused when late payment is not allowed, or after the date limit (the limit day itself is accepted)', () => {
+    expect(settlementOn(100_000n, terms({ allow: false, dateLimit: null }), '2026-12-11')).toEqual({ ok: false, reason: 'overdue_not_allowed' });
+    expect(settlementOn(100_000n, terms(), '2027-01-10')).toMatchObject({ ok: true, daysLate: 31 });
+    expect(settlementOn(100_000n, terms(), '2027-01-11')).toEqual({ ok: false, reason: 'past_date_limit' });
+  });
+});
