@@ -71,6 +71,26 @@ function summaryOf(row: DisputeRow): DisputeSummary {
   };
 }
 
+
+/** A new dispute's row, NeedsResponse; `respondBy` defaults to DEFAULT_RESPONSE_DAYS from today and may not be past. */
+function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<DisputeRow, 'type' | 'payment_id' | 'merchant_id' | 'account_number' | 'brand' | 'amount'>): DisputeRow {
+  const today = toIsoDate(now);
+  const at = now.toISOString();
+  const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
+  if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
+  return {
+    dispute_id: timeOrderedUuid(now),
+    ...fields,
+    reason_code: notice.reasonCode,
+    respond_by: respondBy,
+    status: 'NeedsResponse',
+    source: notice.source,
+    created_at: at,
+    updated_at: at,
+    closed_at: null,
+  };
+}
+
 /**
  * Disputes (chargebacks): registered as the acquirer reports them, answered by the merchant
  * (evidence, or acceptance), decided by the card network (the operator records it). The money
@@ -96,7 +116,6 @@ export class DisputeService {
     const { database, clock, payments, settlement } = this.deps;
     const now = clock.now();
     const at = now.toISOString();
-    const today = toIsoDate(now);
     const row = await database.db.transaction().execute(async (trx) => {
       const payment = await payments.disputes.find(trx, notice.paymentId!, this.lock());
       if (!payment) throw notFound('Payment');
@@ -107,24 +126,15 @@ export class DisputeService {
       const left = Number(payment.amount) - Number(payment.refunded_amount) - Number(payment.charged_back_amount);
       const amount = notice.amount ?? left;
       if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
-      const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
-      if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
-      const row: DisputeRow = {
-        dispute_id: timeOrderedUuid(now),
+      const row = newDisputeRow(now, notice, {
         type: 'chargeback',
         payment_id: payment.payment_id,
         merchant_id: payment.merchant_id,
         account_number: payment.account_number,
         brand: payment.brand,
-        reason_code: notice.reasonCode,
         amount,
-        respond_by: respondBy,
-        status: 'NeedsResponse',
-        source: notice.source,
-        created_at: at,
-        updated_at: at,
-        closed_at: null,
-      };
+      });
+      const respondBy = row.respond_by;
       await disputesRepository.insert(trx, row);
       if (!(await payments.disputes.open(trx, payment.payment_id, row.dispute_id))) throw conflict('The payment changed meanwhile; no dispute was registered.', 'status');
       await settlement.holdForDispute(trx, payment.payment_id);
@@ -145,7 +155,6 @@ export class DisputeService {
     const chargeId = notice.pixChargeId;
     const now = clock.now();
     const at = now.toISOString();
-    const today = toIsoDate(now);
     const row = await database.db.transaction().execute(async (trx) => {
       const charge = await pix.find(trx, chargeId, this.lock());
       if (!charge) throw notFound('Pix charge');
@@ -155,24 +164,15 @@ export class DisputeService {
       if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
       const amount = notice.amount ?? charge.claimable;
       if (amount < 1 || amount > charge.claimable) throw new ApiError(400, 'amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
-      const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
-      if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
-      const row: DisputeRow = {
-        dispute_id: timeOrderedUuid(now),
+      const row = newDisputeRow(now, notice, {
         type: 'pix_med',
         payment_id: charge.id,
         merchant_id: charge.merchant_id,
         account_number: charge.account_number,
         brand: 'PIX',
-        reason_code: notice.reasonCode,
         amount,
-        respond_by: respondBy,
-        status: 'NeedsResponse',
-        source: notice.source,
-        created_at: at,
-        updated_at: at,
-        closed_at: null,
-      };
+      });
+      const respondBy = row.respond_by;
       await disputesRepository.insert(trx, row);
       if (!(await pix.block(trx, charge.id, row.dispute_id, amount))) throw conflict('The charge changed meanwhile; no claim was registered.', 'status');
       await this.notify(trx, row, transactionStatus(row, { nsu: charge.nsu, authorization_code: charge.cod_auth }, 'Paid', 'Blocked', at), 'dispute.created', { status: row.status, reasonCode: row.reason_code, reasonMessage: reason.message, amount, respondBy });
