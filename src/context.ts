@@ -212,8 +212,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   await pix.startReconciliation();
   // A slip's Pix code paid at the PSP pays the slip through the slips' own payment path (same
   // webhooks, listings and conciliation as any payment); its refusal (late, other amount) keeps the Pix unapplied.
-  pix.onDueChargePaid(async (slipId, paidAt, amountCents) => {
-    await ctx.bankSlips.pay(slipId, { paidAt, value: Number(formatFixed(amountCents, 2)) });
+  pix.ownDueCharges({
+    paid: (slipId, paidAt, amountCents) => ctx.bankSlips.payByPix(slipId, paidAt, amountCents),
+    isOpen: (slipId) => ctx.bankSlips.isPayable(slipId),
   });
   if (sandboxClock) {
     // Each module removes its own rows (a module owns its tables).

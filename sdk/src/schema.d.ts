@@ -1004,6 +1004,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/pix/cobv/{txid}/pay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pay a Pix charge with a due date (sandbox)
+         * @description Pays the amount due on the sandbox's day (discount, fine and interest applied) as a PSP reports a received Pix. A bank slip's Pix code pays the slip. 409 when it is paid, cancelled or past its last day.
+         */
+        post: operations["sandboxPayPixDueCharge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/pix/refunds/{refundId}/fail": {
         parameters: {
             query?: never;
@@ -6545,12 +6565,30 @@ export interface operations {
                     /** @description Cents (conciliation values have 6 integer digits) */
                     amount: number;
                     description?: string;
-                    /**
-                     * @description Seconds, default 3600
-                     * @default 3600
-                     */
+                    /** @description Seconds, default 3600; not with dueDate */
                     expiresIn?: number;
                     referenceTransaction?: string;
+                    /** @description YYYY-MM-DD: a charge with a due date (API Pix cobv), payable with its day's amount up to validAfterDueDays after it */
+                    dueDate?: string;
+                    /** @description Calendar days it stays payable after dueDate (default 30); only with dueDate */
+                    validAfterDueDays?: number;
+                    /** @description Required with dueDate */
+                    payer?: {
+                        /** @description CPF or CNPJ, digits only (a CNPJ may be alphanumeric) */
+                        documentNumber: string;
+                        name: string;
+                    };
+                    /** @description Percent of the amount charged once when paid after the due date (at most 2 decimals); only with dueDate */
+                    fine?: number;
+                    /** @description Percent a month, simple, pro rata per calendar day after the due date (at most 2 decimals); only with dueDate */
+                    interest?: number;
+                    /** @description A fixed discount until a date; only with dueDate */
+                    discount?: {
+                        /** @description Cents off when paid on or before until */
+                        amount: number;
+                        /** @description YYYY-MM-DD, not after dueDate */
+                        until: string;
+                    };
                 };
             };
         };
@@ -6575,6 +6613,23 @@ export interface operations {
                         paidAt: string | null;
                         /** @description Cents returned to the payer so far (refunds Returned) */
                         refundedAmount: number;
+                        /** @description Cents the payer paid: the amount, or for a charge with a due date its day's amount */
+                        paidAmount: number | null;
+                        /** @description Null for an immediate charge */
+                        dueDate: string | null;
+                        validAfterDueDays: number | null;
+                        payer: {
+                            documentNumber: string;
+                            name: string;
+                        } | null;
+                        /** @description Percent */
+                        fine: number | null;
+                        /** @description Percent a month */
+                        interest: number | null;
+                        discount: {
+                            amount: number;
+                            until: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -6661,6 +6716,23 @@ export interface operations {
                         paidAt: string | null;
                         /** @description Cents returned to the payer so far (refunds Returned) */
                         refundedAmount: number;
+                        /** @description Cents the payer paid: the amount, or for a charge with a due date its day's amount */
+                        paidAmount: number | null;
+                        /** @description Null for an immediate charge */
+                        dueDate: string | null;
+                        validAfterDueDays: number | null;
+                        payer: {
+                            documentNumber: string;
+                            name: string;
+                        } | null;
+                        /** @description Percent */
+                        fine: number | null;
+                        /** @description Percent a month */
+                        interest: number | null;
+                        discount: {
+                            amount: number;
+                            until: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -6920,8 +6992,94 @@ export interface operations {
                         paidAt: string | null;
                         /** @description Cents returned to the payer so far (refunds Returned) */
                         refundedAmount: number;
+                        /** @description Cents the payer paid: the amount, or for a charge with a due date its day's amount */
+                        paidAmount: number | null;
+                        /** @description Null for an immediate charge */
+                        dueDate: string | null;
+                        validAfterDueDays: number | null;
+                        payer: {
+                            documentNumber: string;
+                            name: string;
+                        } | null;
+                        /** @description Percent */
+                        fine: number | null;
+                        /** @description Percent a month */
+                        interest: number | null;
+                        discount: {
+                            amount: number;
+                            until: string;
+                        } | null;
                         /** Format: date-time */
                         createdAt: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxPayPixDueCharge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                txid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        txid: string;
+                        endToEndId: string;
+                        /** @description Cents paid: the amount due on the sandbox's day */
+                        amount: number;
+                        /** Format: date-time */
+                        paidAt: string;
+                        /** @description The Pix charge paid */
+                        chargeId: string | null;
+                        /** @description The bank slip paid through its Pix code */
+                        bankSlipId: string | null;
                     };
                 };
             };

@@ -373,6 +373,18 @@ export interface PixChargesTable {
   /** The MED claim open on this charge, if any, and the cents it holds (not refundable meanwhile). */
   med_dispute_id: Generated<string | null>;
   med_blocked_amount: Generated<number>;
+  /** A charge with a due date (API Pix cobv): null for an immediate one. */
+  due_date: Generated<string | null>;
+  days_after_due: Generated<number | null>;
+  payer_document: Generated<string | null>;
+  payer_name: Generated<string | null>;
+  /** Terms of a charge with a due date: percents scaled by 10^4; a fixed discount until a date. */
+  penalty_percent: Generated<number>;
+  interest_percent: Generated<number>;
+  discount_amount: Generated<number>;
+  discount_until: Generated<string | null>;
+  /** What the payer paid (a charge with a due date: its day's amount). */
+  paid_amount: Generated<number | null>;
 }
 
 export interface PixRefundsTable {
@@ -404,7 +416,7 @@ export interface PixPaymentsTable {
   merchant_id: string | null;
   amount: number;
   paid_at: string;
-  source: 'webhook' | 'reconciliation';
+  source: 'webhook' | 'reconciliation' | 'sandbox';
   outcome: 'applied' | 'unknown_charge' | 'amount_mismatch' | 'not_pending' | 'not_payable';
   received_at: string;
 }
@@ -422,6 +434,11 @@ export interface PixDueChargesTable {
   status: 'Pending' | 'Paid';
   paid_at: string | null;
   created_at: string;
+  /** Terms of a charge with a due date: percents scaled by 10^4; a fixed discount until a date. */
+  penalty_percent: Generated<number>;
+  interest_percent: Generated<number>;
+  discount_amount: Generated<number>;
+  discount_until: Generated<string | null>;
 }
 
 export interface BankSlipsTable {

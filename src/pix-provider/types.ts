@@ -18,6 +18,11 @@ export interface NewProviderDueCharge {
   /** Days the code stays payable after the due date (0: not after it). */
   daysAfterDue: number;
   payer: { document: string; name: string };
+  /** Percents scaled by 10^4 (2% = 20000n): the penalty once after the due date, simple interest a month pro rata per calendar day. */
+  penaltyPercent: bigint;
+  interestPercentPerMonth: bigint;
+  /** A fixed amount off when paid on or before `until`. */
+  discount: { amountCents: bigint; until: string } | null;
   description?: string;
 }
 

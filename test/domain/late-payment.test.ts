@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { settlementOn, type OverdueTerms } from '../../src/domain/late-payment.js';
+import { lastPayableDay, settlementOn, type OverdueTerms } from '../../src/domain/late-payment.js';
 
 const terms = (over: Partial<OverdueTerms> = {}): OverdueTerms => ({
   dueDate: '2026-12-10', // a Thursday
@@ -12,13 +12,13 @@ const terms = (over: Partial<OverdueTerms> = {}): OverdueTerms => ({
 
 describe('late payment arithmetic', () => {
   it('on or before the due date: the value, no charges', () => {
-    expect(settlementOn(100_000n, terms(), '2026-12-01')).toEqual({ ok: true, daysLate: 0, penalty: 0n, interest: 0n, total: 100_000n });
+    expect(settlementOn(100_000n, terms(), '2026-12-01')).toEqual({ ok: true, daysLate: 0, penalty: 0n, interest: 0n, discount: 0n, total: 100_000n });
     expect(settlementOn(100_000n, terms(), '2026-12-10')).toMatchObject({ ok: true, total: 100_000n });
   });
 
   it('late: 2% penalty once, 1% a month pro rata per calendar day from the due date, half-up to the cent', () => {
     // R$ 1,000.00, 10 days late: penalty 20.00; interest 1000 x 1% / 30 x 10 = 3.3333 -> 3.33.
-    expect(settlementOn(100_000n, terms(), '2026-12-20')).toEqual({ ok: true, daysLate: 10, penalty: 2_000n, interest: 333n, total: 102_333n });
+    expect(settlementOn(100_000n, terms(), '2026-12-20')).toEqual({ ok: true, daysLate: 10, penalty: 2_000n, interest: 333n, discount: 0n, total: 102_333n });
     // 1 day: 0.3333 -> 0.33; 30 days: exactly 1% = 10.00.
     expect(settlementOn(100_000n, terms(), '2026-12-11')).toMatchObject({ daysLate: 1, interest: 33n, total: 102_033n });
     expect(settlementOn(100_000n, terms(), '2027-01-09')).toMatchObject({ daysLate: 30, interest: 1_000n, total: 103_000n });
@@ -41,5 +41,22 @@ describe('late payment arithmetic', () => {
     expect(settlementOn(100_000n, terms({ allow: false, dateLimit: null }), '2026-12-11')).toEqual({ ok: false, reason: 'overdue_not_allowed' });
     expect(settlementOn(100_000n, terms(), '2027-01-10')).toMatchObject({ ok: true, daysLate: 31 });
     expect(settlementOn(100_000n, terms(), '2027-01-11')).toEqual({ ok: false, reason: 'past_date_limit' });
+  });
+
+  it('a discount applies on or before its date only, and never with late charges', () => {
+    const discounted = terms({ discount: { amountCents: 5_000n, until: '2026-12-05' } });
+    expect(settlementOn(100_000n, discounted, '2026-12-05')).toMatchObject({ discount: 5_000n, total: 95_000n });
+    expect(settlementOn(100_000n, discounted, '2026-12-06')).toMatchObject({ discount: 0n, total: 100_000n });
+    expect(settlementOn(100_000n, discounted, '2026-12-11')).toMatchObject({ discount: 0n, penalty: 2_000n, total: 102_033n });
+  });
+});
+
+describe('last payable day of a charge with a due date (API Pix validadeAposVencimento examples)', () => {
+  it('counts calendar days after the due date moved to a business day, and moves the last day too', () => {
+    expect(lastPayableDay('2020-10-20', 4)).toBe('2020-10-26'); // A: Saturday 24th -> Monday
+    expect(lastPayableDay('2020-12-25', 4)).toBe('2021-01-04'); // E: holiday due date, holiday last day
+    expect(lastPayableDay('2021-08-27', 5)).toBe('2021-09-01'); // F
+    expect(lastPayableDay('2021-08-28', 5)).toBe('2021-09-06'); // G: due on a Saturday
+    expect(lastPayableDay('2021-08-27', 0)).toBe('2021-08-27');
   });
 });

@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SystemClock } from '../../src/clock.js';
+import { addDays } from '../../src/domain/calendar.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { BcbPixProvider } from '../../src/pix-provider/bcb/provider.js';
 import { makePixTestCerts, type PixTestCerts } from '../standins/pix-certs.js';
@@ -164,6 +165,33 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     expect(await psp.notify([pix])).toBe(200);
     expect((await information(t, m, slip.id)).statusBill).toBe(3);
     expect(await payments(code.value.txid)).toMatchObject([{ end_to_end_id: pix.endToEndId, outcome: 'applied', charge_id: slip.id }]);
+  });
+
+  it('a charge with a due date is a cobv with its terms (multa, juros, desconto as the API Pix writes them); paid at the PSP its day\'s amount, that amount is the sale', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const dueDate = addDays(today, 15);
+    const payload = { amount: 10_000, dueDate, validAfterDueDays: 5, payer: { documentNumber: '11222333000181', name: 'Cliente SA' }, fine: 2.5, interest: 1, discount: { amount: 500, until: addDays(today, 3) } };
+    const res = await t.inject({ method: 'POST', url: CHARGES, headers, payload });
+    expect(res.statusCode, res.body).toBe(201);
+    const charge = res.json();
+    expect(psp.charges.get(charge.txid)?.body).toEqual({
+      calendario: { dataDeVencimento: dueDate, validadeAposVencimento: 5 },
+      devedor: { cnpj: '11222333000181', nome: 'Cliente SA' },
+      valor: {
+        original: '100.00',
+        multa: { modalidade: 2, valorPerc: '2.50' },
+        juros: { modalidade: 3, valorPerc: '1.00' },
+        desconto: { modalidade: 1, descontoDataFixa: [{ data: addDays(today, 3), valorPerc: '5.00' }] },
+      },
+      chave: STANDIN_PIX_KEY,
+    });
+    // Paid today, within the discount: 95.00 is the sale; the face value would not be what was asked.
+    const other = (await t.inject({ method: 'POST', url: CHARGES, headers, payload })).json();
+    expect(await psp.notify([await psp.pay(other.txid, { valor: '100.00', webhook: 'lose' })])).toBe(200);
+    expect(await payments(other.txid)).toMatchObject([{ outcome: 'amount_mismatch' }]);
+    await psp.pay(charge.txid, { valor: '95.00' });
+    expect(await getCharge(charge.id)).toMatchObject({ status: 'Paid', amount: 10_000, paidAmount: 9_500 });
+    expect((await receivables(charge.id)).map((r) => Number(r.transaction_total_value))).toEqual([95_0000]); // 4 decimals
   });
 
   // Last of the tests that pay: it moves the sandbox clock ahead of the PSP's (real) time, and a

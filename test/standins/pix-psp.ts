@@ -213,6 +213,8 @@ export class PixStandIn {
       if (kind === 'cobv') {
         if (!/^\d{4}-\d{2}-\d{2}$/.test(body?.calendario?.dataDeVencimento ?? '')) return problem(400, 'CobVOperacaoInvalida', 'calendario.dataDeVencimento is required');
         if (!body?.devedor?.nome || !(body.devedor.cpf || body.devedor.cnpj)) return problem(400, 'CobVOperacaoInvalida', 'devedor (cpf or cnpj, and nome) is required');
+        const terms = cobvValorProblem(body.valor, body.calendario.dataDeVencimento);
+        if (terms) return problem(400, 'CobVOperacaoInvalida', terms);
       }
       const existing = this.charges.get(txid);
       if (existing && existing.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', `the charge is ${existing.status}`);
@@ -322,3 +324,31 @@ async function main(): Promise<void> {
 }
 
 if (import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1] ?? '').href) void main();
+
+/**
+ * `CobVValor` (openapi.yaml): multa {modalidade 1..2, valorPerc}, juros {modalidade 1..8,
+ * valorPerc}, abatimento {modalidade 1..2, valorPerc}, desconto {modalidade 1..6, and for 1 and 2
+ * descontoDataFixa: 1 to 3 {data <= dataDeVencimento, valorPerc}, else valorPerc}.
+ */
+function cobvValorProblem(valor: any, dueDate: string): string | null {
+  const known = new Set(['original', 'multa', 'juros', 'abatimento', 'desconto']);
+  for (const key of Object.keys(valor ?? {})) if (!known.has(key)) return `valor.${key} is not a field of CobVValor`;
+  const ranged = (name: string, max: number): string | null => {
+    const item = valor[name];
+    if (item === undefined) return null;
+    if (!Number.isInteger(item?.modalidade) || item.modalidade < 1 || item.modalidade > max) return `valor.${name}.modalidade must be 1 to ${max}`;
+    if (name !== 'desconto' && !VALOR.test(item.valorPerc ?? '')) return `valor.${name}.valorPerc must match \\d{1,10}\\.\\d{2}`;
+    return null;
+  };
+  const problem = ranged('multa', 2) ?? ranged('juros', 8) ?? ranged('abatimento', 2) ?? ranged('desconto', 6);
+  if (problem || valor.desconto === undefined) return problem;
+  const { modalidade, descontoDataFixa, valorPerc } = valor.desconto;
+  if (modalidade <= 2) {
+    if (!Array.isArray(descontoDataFixa) || descontoDataFixa.length < 1 || descontoDataFixa.length > 3) return 'valor.desconto.descontoDataFixa must hold 1 to 3 items';
+    for (const item of descontoDataFixa) {
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(item?.data ?? '') || !VALOR.test(item?.valorPerc ?? '')) return 'valor.desconto.descontoDataFixa items need data and valorPerc';
+      if (item.data > dueDate) return 'valor.desconto.descontoDataFixa data must not be after dataDeVencimento';
+    }
+  } else if (!VALOR.test(valorPerc ?? '')) return 'valor.desconto.valorPerc is required';
+  return null;
+}

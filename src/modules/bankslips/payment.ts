@@ -73,6 +73,25 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
   throw conflict('The bank slip changed status meanwhile; try again.');
 }
 
+/**
+ * A bolecode's Pix paid (the PSP reported it): the slip becomes paid with the Pix's date and
+ * amount, or, when the bank's return file reported this same payment first (same day, same
+ * amount), nothing changes: `same_payment`. Anything else is refused (throws), as a payment of
+ * a slip that cannot take it.
+ */
+export async function payByPix(ctx: BankSlipDeps, id: string, paidAt: string, amountCents: bigint): Promise<'applied' | 'same_payment'> {
+  const slip = await repo.find(ctx.database.db, id);
+  if (slip && slip.status_bill === STATUS.paid && slip.payment_date === toIsoDate(new Date(paidAt)) && BigInt(slip.paid_value ?? -1) === amountCents) return 'same_payment';
+  await payBankSlip(ctx, id, { paidAt, value: Number(formatFixed(amountCents, 2)) });
+  return 'applied';
+}
+
+/** Whether a slip can still be paid (its Pix code too): registered, unpaid and not cancelled. */
+export async function isPayable(ctx: BankSlipDeps, id: string): Promise<boolean> {
+  const slip = await repo.find(ctx.database.db, id);
+  return !!slip && (slip.status_bill === STATUS.issued || slip.status_bill === STATUS.overdue) && slip.canceled_at === null;
+}
+
 export type PaymentFields = Required<Pick<Updateable<BankSlipsTable>, 'paid_at' | 'payment_date' | 'credit_date' | 'paid_value' | 'penalty_received' | 'interest_received'>>;
 
 /**

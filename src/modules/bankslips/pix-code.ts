@@ -7,6 +7,7 @@ import type { BankSlipRow } from './row.js';
  * limit, when late payment is allowed), and the payer.
  */
 export function dueChargeOf(slip: BankSlipRow, merchantName: string) {
+  const late = slip.overdue_allow === 1;
   const daysAfterDue = slip.overdue_allow === 1 && slip.overdue_date_limit ? Math.max(daysBetween(slip.due_date, slip.overdue_date_limit), 0) : 0;
   return {
     sourceId: slip.id,
@@ -16,5 +17,8 @@ export function dueChargeOf(slip: BankSlipRow, merchantName: string) {
     dueDate: slip.due_date,
     daysAfterDue,
     payer: { document: slip.payer_document, name: slip.payer_name },
+    penaltyPercent: late ? BigInt(slip.overdue_penalty_percent) : 0n,
+    interestPercentPerMonth: late ? BigInt(slip.overdue_interest_percent) : 0n,
+    discount: null,
   };
 }

@@ -53,6 +53,10 @@ export function checkIssueRules(body: IssueBody, today: string): IssueInput {
   }
 
   const overdue = checkOverdue(body, problem);
+  // A bolecode's Pix asks the same amount as the slip: the API Pix writes interest with 2 decimals.
+  if (body.pix && overdue.interestPercentPerMonth % 100n !== 0n) {
+    problem('overdue.interestPercentPerMonth', 'A slip with pix carries its interest to its Pix charge, which takes at most 2 decimals.');
+  }
   if (errors.length) throw new ApiError(400, errors);
   return {
     valueCents: (value as { value: bigint }).value,

@@ -7,7 +7,7 @@ import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
-import { payBankSlip, type PayOptions } from './payment.js';
+import { isPayable, payBankSlip, payByPix, type PayOptions } from './payment.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
 import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
@@ -151,6 +151,16 @@ export class BankSlipService {
   /** Sandbox payment: see payment.ts. */
   pay(id: string, options: PayOptions): Promise<BankSlipDetail> {
     return payBankSlip(this.ctx, id, options);
+  }
+
+  /** A bolecode's Pix paid at the PSP (payment.ts). */
+  payByPix(id: string, paidAt: string, amountCents: bigint): Promise<'applied' | 'same_payment'> {
+    return payByPix(this.ctx, id, paidAt, amountCents);
+  }
+
+  /** Whether a slip (and so its Pix code) can still be paid. */
+  isPayable(id: string): Promise<boolean> {
+    return isPayable(this.ctx, id);
   }
 
   /**

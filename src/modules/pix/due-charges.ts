@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { PixProvider } from '../../pix-provider/types.js';
+import { providerDueCharge } from './due-terms.js';
 
 /** Merchants have no city on record yet; the BR Code requires one (field 60). */
 const MERCHANT_CITY = 'SAO PAULO';
@@ -16,6 +17,17 @@ export interface NewDueCharge {
   dueDate: string;
   daysAfterDue: number;
   payer: { document: string; name: string };
+  /** The slip's terms, scaled by 10^4: its Pix asks the same amount as the slip on any day. */
+  penaltyPercent: bigint;
+  interestPercentPerMonth: bigint;
+  discount: { amountCents: bigint; until: string } | null;
+}
+
+/** Who a slip's Pix code belongs to: told when it is paid (throws to refuse), asked whether it can still be. */
+export interface DueChargeOwner {
+  /** `same_payment`: the source was already paid by this same payment another way (the bank's return file). */
+  paid(sourceId: string, paidAt: string, amountCents: bigint): Promise<'applied' | 'same_payment'>;
+  isOpen(sourceId: string): Promise<boolean>;
 }
 
 /**
@@ -28,7 +40,7 @@ export const dueChargeTxid = (sourceId: string): string => createHash('sha256').
 /**
  * Charges with a due date (API Pix `cobv`): the dynamic Pix code printed on a bank slip. The
  * bank slips module asks for the code when it registers a slip; a payment the PSP reports for
- * it is handed back to that module (see `PixService.onDueChargePaid`).
+ * it is handed back to that module (see `PixService.ownDueCharges`).
  */
 export class DueCharges {
   constructor(private readonly deps: { database: Database; clock: Clock; provider: PixProvider; locate: (call: () => Promise<{ location: string }>) => Promise<string> }) {}
@@ -38,25 +50,26 @@ export class DueCharges {
     const txid = dueChargeTxid(input.sourceId);
     const existing = await db.selectFrom('pix_due_charges').select('pix_emv').where('txid', '=', txid).executeTakeFirst();
     if (existing) return existing.pix_emv;
-    const { amountCents, dueDate, daysAfterDue, payer } = input;
-    const locationUrl = await this.deps.locate(() => this.deps.provider.createDueCharge({ txid, amountCents, dueDate, daysAfterDue, payer }));
-    const pixEmv = buildBrCode({ locationUrl, amountCents, merchantName: input.merchantName, merchantCity: MERCHANT_CITY, txid });
+    const row = {
+      txid,
+      source_id: input.sourceId,
+      merchant_id: input.merchantId,
+      amount: Number(input.amountCents),
+      due_date: input.dueDate,
+      days_after_due: input.daysAfterDue,
+      payer_document: input.payer.document,
+      payer_name: input.payer.name,
+      penalty_percent: Number(input.penaltyPercent),
+      interest_percent: Number(input.interestPercentPerMonth),
+      discount_amount: Number(input.discount?.amountCents ?? 0n),
+      discount_until: input.discount?.until ?? null,
+    };
+    const locationUrl = await this.deps.locate(() => this.deps.provider.createDueCharge(providerDueCharge(txid, row)));
+    // No amount in the code: the payer's bank reads the day's amount at the location.
+    const pixEmv = buildBrCode({ locationUrl, merchantName: input.merchantName, merchantCity: MERCHANT_CITY, txid });
     await db
       .insertInto('pix_due_charges')
-      .values({
-        txid,
-        source_id: input.sourceId,
-        merchant_id: input.merchantId,
-        amount: Number(amountCents),
-        due_date: dueDate,
-        days_after_due: daysAfterDue,
-        payer_document: payer.document,
-        payer_name: payer.name,
-        pix_emv: pixEmv,
-        status: 'Pending',
-        paid_at: null,
-        created_at: this.deps.clock.now().toISOString(),
-      })
+      .values({ ...row, pix_emv: pixEmv, status: 'Pending', paid_at: null, created_at: this.deps.clock.now().toISOString() })
       .onConflict((oc) => oc.column('txid').doNothing())
       .execute();
     // Two registrations at once: the first row wins, and both answer its code.

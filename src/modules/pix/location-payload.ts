@@ -1,9 +1,10 @@
 import type { Selectable } from 'kysely';
-import type { PixChargesTable, PixDueChargesTable } from '../../db/schema.js';
+import type { PixChargesTable } from '../../db/schema.js';
+import { amountDueOn, dayOf, type DueTermsColumns } from './due-terms.js';
 import { formatFixed } from '../../domain/money.js';
 
 /** The API Pix status of a charge, as a bank app reads it at the location. */
-const STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Expired: 'REMOVIDA_PELO_PSP' } as const;
+export const STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Expired: 'REMOVIDA_PELO_PSP' } as const;
 
 /**
  * The "payload de cobrança imediata" the sandbox PSP serves at a charge's location (API Pix
@@ -27,21 +28,44 @@ export function chargePayload(row: Selectable<PixChargesTable>, pixKey: string, 
   };
 }
 
+/** A charge with a due date as its location shows it: either table's row, with its status. */
+export interface DueLocation extends DueTermsColumns {
+  txid: string;
+  created_at: string;
+  payer_document: string;
+  payer_name: string;
+  description?: string | null;
+  /** ATIVA while it can be paid; CONCLUIDA paid; REMOVIDA_PELO_PSP past its last day. */
+  status: 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_PSP';
+}
+
 /**
- * The "payload de cobrança com vencimento" (API Pix v2, `cobv`) at a slip code's location:
- * the due date, the days it stays payable after it, the payer and the receiver.
+ * The "payload de cobrança com vencimento" (API Pix v2, `CobVPayload`) at a `cobv`'s location:
+ * the due date and the days it stays payable after it, payer and receiver, and the amount for
+ * the day the payer's bank reads it (`apresentacao`): `valor.final` is the original less the
+ * discount on or before its date, or plus the penalty (`multa`) and interest (`juros`) after
+ * the due date, as `domain/late-payment.ts` computes for a bank slip.
  */
-export function dueChargePayload(row: Selectable<PixDueChargesTable>, receiver: { name: string; document: string }, presentedAt: Date) {
+export function dueChargePayload(row: DueLocation, receiver: { name: string; document: string }, presentedAt: Date) {
   const person = (document: string, nome: string) => (document.length === 11 ? { cpf: document, nome } : { cnpj: document, nome });
-  const valor = formatFixed(BigInt(row.amount), 2);
+  const owed = amountDueOn(row, dayOf(presentedAt));
+  const money = (cents: bigint) => formatFixed(cents, 2);
+  const valor: Record<string, string> = { original: money(BigInt(row.amount)) };
+  if (owed.ok) {
+    if (owed.penalty > 0n) valor.multa = money(owed.penalty);
+    if (owed.interest > 0n) valor.juros = money(owed.interest);
+    if (owed.discount > 0n) valor.desconto = money(owed.discount);
+  }
+  valor.final = money(owed.ok ? owed.total : BigInt(row.amount));
   return {
     revisao: 0,
     calendario: { criacao: row.created_at, apresentacao: presentedAt.toISOString(), dataDeVencimento: row.due_date, validadeAposVencimento: row.days_after_due },
     devedor: person(row.payer_document, row.payer_name),
     recebedor: person(receiver.document, receiver.name),
     txid: row.txid,
-    valor: { original: valor, final: valor },
+    valor,
     chave: receiver.document,
-    status: row.status === 'Paid' ? 'CONCLUIDA' : 'ATIVA',
+    ...(row.description ? { solicitacaoPagador: row.description } : {}),
+    status: owed.ok || row.status !== 'ATIVA' ? row.status : 'REMOVIDA_PELO_PSP',
   };
 }

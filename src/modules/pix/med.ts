@@ -33,7 +33,7 @@ export class PixMedClaims {
     if (lock) query = query.forUpdate();
     const row = await query.executeTakeFirst();
     if (!row) return undefined;
-    const claimable = refundableOf({ status: row.status, amount: BigInt(row.amount), refunded: BigInt(row.refunded_amount), inProcess: await pixRefundsRepository.inProcessOf(trx, chargeId) });
+    const claimable = refundableOf({ status: row.status, amount: BigInt(row.paid_amount ?? row.amount), refunded: BigInt(row.refunded_amount), inProcess: await pixRefundsRepository.inProcessOf(trx, chargeId) });
     return { id: row.id, merchant_id: row.merchant_id, account_number: Number(row.account_number), status: row.status, nsu: row.nsu, cod_auth: row.cod_auth, med_dispute_id: row.med_dispute_id, claimable: Number(claimable) };
   }
 

@@ -6,6 +6,7 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { PixReceipt } from '../../pix-provider/types.js';
 import type { SettlementService } from '../settlement/service.js';
 import { settleCharge } from './settle.js';
+import { amountDueOn, dayOf, dueColumnsOf } from './due-terms.js';
 
 export type ReceiptSource = PixPaymentsTable['source'];
 export interface ReceiptSummary {
@@ -31,7 +32,7 @@ export class PixReceipts {
       queue: JobQueue;
       settlement: SettlementService;
       /** A due charge (a slip's code) was paid: its owner applies it, or throws to refuse it. */
-      dueChargePaid: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<void>;
+      dueChargePaid: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<'applied' | 'same_payment'>;
     },
   ) {}
 
@@ -50,13 +51,18 @@ export class PixReceipts {
       const charge = receipt.txid === null ? undefined : await trx.selectFrom('pix_charges').selectAll().where('txid', '=', receipt.txid).executeTakeFirst();
       // A fixed-amount charge paid with another amount, or paid twice, is money in but no sale:
       // recorded with why, never applied (the operator refunds it).
-      const outcome: PixPaymentsTable['outcome'] = !charge
+      // A charge with a due date is paid its amount due on the day the payer paid.
+      const due = charge ? dueColumnsOf(charge) : null;
+      const owed = !charge ? null : due ? amountDueOn(due, dayOf(receipt.paidAt)) : { ok: true as const, total: BigInt(charge.amount) };
+      const outcome: PixPaymentsTable['outcome'] = !charge || !owed
         ? 'unknown_charge'
-        : BigInt(charge.amount) !== receipt.amountCents
-          ? 'amount_mismatch'
-          : charge.status === 'Paid'
-            ? 'not_pending'
-            : 'applied';
+        : !owed.ok
+          ? 'not_payable'
+          : owed.total !== receipt.amountCents
+            ? 'amount_mismatch'
+            : charge.status === 'Paid'
+              ? 'not_pending'
+              : 'applied';
       const inserted = await trx
         .insertInto('pix_payments')
         .values({
@@ -75,7 +81,7 @@ export class PixReceipts {
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return 'duplicates';
       if (outcome !== 'applied' || !charge) return 'unmatched';
       // An Expired charge paid before its expiry (the report came late) is still paid: the money arrived.
-      await settleCharge(trx, this.deps, charge, receipt.paidAt);
+      await settleCharge(trx, this.deps, charge, receipt.paidAt, receipt.amountCents);
       return 'applied';
     });
   }
@@ -83,7 +89,8 @@ export class PixReceipts {
   /**
    * A slip's Pix code paid: the slip's module applies it in its own transaction (its payment
    * path, webhooks and listings), then the report is recorded. A report seen again finds the
-   * slip paid already (refused: nothing changes) and the key taken. The slip's module decides
+   * key taken; a report of the payment the bank's return file brought first (same day and
+   * amount) changes nothing and counts as a duplicate; another payment of a paid slip is refused. The slip's module decides
    * whether the amount is what is due that day; a refusal is recorded as `not_payable`.
    */
   private async receiveDue(due: Selectable<PixDueChargesTable>, receipt: PixReceipt, source: ReceiptSource): Promise<keyof ReceiptSummary> {
@@ -91,8 +98,9 @@ export class PixReceipts {
     const seen = await db.selectFrom('pix_payments').select('end_to_end_id').where('end_to_end_id', '=', receipt.endToEndId).executeTakeFirst();
     if (seen) return 'duplicates';
     let outcome: PixPaymentsTable['outcome'] = 'applied';
+    let samePayment = false;
     try {
-      await this.deps.dueChargePaid(due.source_id, receipt.paidAt, receipt.amountCents);
+      samePayment = (await this.deps.dueChargePaid(due.source_id, receipt.paidAt, receipt.amountCents)) === 'same_payment';
     } catch {
       outcome = 'not_payable';
     }
@@ -105,7 +113,8 @@ export class PixReceipts {
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) !== 1) return 'duplicates';
       if (outcome !== 'applied') return 'unmatched';
       await trx.updateTable('pix_due_charges').set({ status: 'Paid', paid_at: receipt.paidAt }).where('txid', '=', due.txid).execute();
-      return 'applied';
+      // The bank's return file reported this payment first: the slip was paid once, by this Pix.
+      return samePayment ? 'duplicates' : 'applied';
     });
   }
 }

@@ -75,7 +75,7 @@ export class PixRefunds {
       const decided = pixRefundAmountOf(
         {
           status: charge.status,
-          amount: BigInt(charge.amount),
+          amount: BigInt(charge.paid_amount ?? charge.amount),
           refunded: BigInt(charge.refunded_amount),
           inProcess: await pixRefundsRepository.inProcessOf(trx, chargeId),
           blocked: BigInt(charge.med_blocked_amount),

@@ -3,6 +3,7 @@ import type { App } from '../../http/types.js';
 import { createChargeRoute } from './routes/create-charge.js';
 import { getChargeRoute } from './routes/get-charge.js';
 import { sandboxPayRoute } from './routes/sandbox-pay.js';
+import { sandboxPayDueRoute } from './routes/sandbox-pay-due.js';
 import { locationRoutes } from './routes/location.js';
 import { pspWebhookRoutes } from './routes/psp-webhook.js';
 import { createRefundRoute } from './routes/create-refund.js';
@@ -18,6 +19,7 @@ export function registerPixRoutes(app: App, ctx: AppContext): void {
   // Sandbox mode only: in production every /sandbox path is 404.
   if (ctx.sandboxClock) {
     sandboxPayRoute(app, ctx);
+    sandboxPayDueRoute(app, ctx);
     sandboxFailRefundRoute(app, ctx);
   }
   // The gateway plays the PSP (locations, keys) only when no PSP does.

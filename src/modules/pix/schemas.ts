@@ -4,9 +4,21 @@ import { EXAMPLES } from '../../http/examples.js';
 export const PixChargeBody = Type.Object({
   amount: Type.Integer({ minimum: 1, maximum: 99_999_999, description: 'Cents (conciliation values have 6 integer digits)' }),
   description: Type.Optional(Type.String({ minLength: 1, maxLength: 140 })),
-  expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: 2_592_000, default: 3600, description: 'Seconds, default 3600' })),
+  expiresIn: Type.Optional(Type.Integer({ minimum: 60, maximum: 2_592_000, description: 'Seconds, default 3600; not with dueDate' })),
   referenceTransaction: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-}, { examples: [EXAMPLES.createPixCharge] });
+  dueDate: Type.Optional(Type.String({ description: "YYYY-MM-DD: a charge with a due date (API Pix cobv), payable with its day's amount up to validAfterDueDays after it" })),
+  validAfterDueDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 365, description: 'Calendar days it stays payable after dueDate (default 30); only with dueDate' })),
+  payer: Type.Optional(Type.Object({
+    documentNumber: Type.String({ minLength: 11, maxLength: 14, description: 'CPF or CNPJ, digits only (a CNPJ may be alphanumeric)' }),
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+  }, { additionalProperties: false, description: 'Required with dueDate' })),
+  fine: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent of the amount charged once when paid after the due date (at most 2 decimals); only with dueDate' })),
+  interest: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Percent a month, simple, pro rata per calendar day after the due date (at most 2 decimals); only with dueDate' })),
+  discount: Type.Optional(Type.Object({
+    amount: Type.Integer({ minimum: 1, maximum: 99_999_999, description: 'Cents off when paid on or before until' }),
+    until: Type.String({ description: 'YYYY-MM-DD, not after dueDate' }),
+  }, { additionalProperties: false, description: 'A fixed discount until a date; only with dueDate' })),
+}, { additionalProperties: false, examples: [EXAMPLES.createPixCharge] });
 
 const NullableString = Type.Union([Type.String(), Type.Null()]);
 
@@ -21,7 +33,23 @@ export const PixCharge = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
   paidAt: NullableString,
   refundedAmount: Type.Integer({ description: 'Cents returned to the payer so far (refunds Returned)' }),
+  paidAmount: Type.Union([Type.Integer(), Type.Null()], { description: "Cents the payer paid: the amount, or for a charge with a due date its day's amount" }),
+  dueDate: Type.Union([Type.String(), Type.Null()], { description: 'Null for an immediate charge' }),
+  validAfterDueDays: Type.Union([Type.Integer(), Type.Null()]),
+  payer: Type.Union([Type.Object({ documentNumber: Type.String(), name: Type.String() }), Type.Null()]),
+  fine: Type.Union([Type.Number(), Type.Null()], { description: 'Percent' }),
+  interest: Type.Union([Type.Number(), Type.Null()], { description: 'Percent a month' }),
+  discount: Type.Union([Type.Object({ amount: Type.Integer(), until: Type.String() }), Type.Null()]),
   createdAt: Type.String({ format: 'date-time' }),
+});
+
+export const PixDuePayment = Type.Object({
+  txid: Type.String(),
+  endToEndId: Type.String(),
+  amount: Type.Integer({ description: "Cents paid: the amount due on the sandbox's day" }),
+  paidAt: Type.String({ format: 'date-time' }),
+  chargeId: Type.Union([Type.String(), Type.Null()], { description: 'The Pix charge paid' }),
+  bankSlipId: Type.Union([Type.String(), Type.Null()], { description: 'The bank slip paid through its Pix code' }),
 });
 
 export const PixChargeParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 36 }) });

@@ -15,9 +15,12 @@ import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
 import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix-provider/types.js';
 import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts.js';
 import { settleCharge } from './settle.js';
-import { chargePayload, dueChargePayload } from './location-payload.js';
-import { DueCharges, type NewDueCharge } from './due-charges.js';
+import { chargePayload, dueChargePayload, STATUS as LOCATION_STATUS } from './location-payload.js';
+import { DueCharges, type DueChargeOwner, type NewDueCharge } from './due-charges.js';
+import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, percentNumber, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
+import { toIsoDate } from '../../domain/calendar.js';
 import { PixRefunds } from './refunds.js';
+import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
@@ -29,10 +32,8 @@ const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export type PixChargeRow = Selectable<PixChargesTable>;
 
-export interface NewPixCharge {
-  amount: number;
+export interface NewPixCharge extends DueChargeFields {
   description?: string;
-  expiresIn?: number;
   referenceTransaction?: string;
 }
 
@@ -48,7 +49,22 @@ export function toPixCharge(row: PixChargeRow) {
     expiresAt: row.expires_at,
     paidAt: row.paid_at,
     refundedAmount: Number(row.refunded_amount),
+    paidAmount: row.paid_amount === null ? null : Number(row.paid_amount),
+    ...dueFieldsOf(row),
     createdAt: row.created_at,
+  };
+}
+
+/** A charge's due date and terms as the API shows them (all null for an immediate charge). */
+function dueFieldsOf(row: PixChargeRow) {
+  if (row.due_date === null) return { dueDate: null, validAfterDueDays: null, payer: null, fine: null, interest: null, discount: null };
+  return {
+    dueDate: row.due_date,
+    validAfterDueDays: row.days_after_due,
+    payer: { documentNumber: row.payer_document ?? '', name: row.payer_name ?? '' },
+    fine: percentNumber(row.penalty_percent),
+    interest: percentNumber(row.interest_percent),
+    discount: row.discount_until === null ? null : { amount: Number(row.discount_amount), until: row.discount_until },
   };
 }
 
@@ -70,7 +86,7 @@ export class PixService {
     private readonly provider: PixProvider,
     private readonly reconcileEvery: { intervalSeconds: number; windowSeconds: number },
   ) {
-    this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeListener(sourceId, paidAt, amountCents) });
+    this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeOwner.paid(sourceId, paidAt, amountCents) });
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
     this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
@@ -84,8 +100,11 @@ export class PixService {
 
   private readonly receipts: PixReceipts;
   private readonly dueCharges: DueCharges;
-  private dueChargeListener: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<void> = async () => {
-    throw new Error('no owner of due charges is listening');
+  private dueChargeOwner: DueChargeOwner = {
+    paid: async () => {
+      throw new Error('no owner of due charges is listening');
+    },
+    isOpen: async () => false,
   };
 
   /**
@@ -96,9 +115,9 @@ export class PixService {
     return this.dueCharges.code(input);
   }
 
-  /** Who is told when the PSP reports a due charge paid (the bank slips module: src/context.ts wires it). It throws to refuse the payment. */
-  onDueChargePaid(listener: (sourceId: string, paidAt: string, amountCents: bigint) => Promise<void>): void {
-    this.dueChargeListener = listener;
+  /** The owner of the slips' Pix codes (the bank slips module: src/context.ts wires it). */
+  ownDueCharges(owner: DueChargeOwner): void {
+    this.dueChargeOwner = owner;
   }
 
   /**
@@ -118,15 +137,23 @@ export class PixService {
     return location;
   }
 
+  /**
+   * An immediate charge (`cob`, expiring after `expiresIn`) or one with a due date (`cobv`,
+   * payable with its day's amount until `validAfterDueDays` after it): checked, then created at
+   * the PSP, then recorded.
+   */
   async create(payer: { merchantId: string; accountNumber: number }, body: NewPixCharge) {
     const id = randomUUID();
     const txid = id.replace(/-/g, ''); // 32 of [0-9a-f]: an API-Pix cob txid (26..35 alphanumerics)
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + (body.expiresIn ?? 3600) * 1000);
+    const due = dueTermsOf(body, toIsoDate(now));
+    const expiresAt = due ? dueExpiry(due) : new Date(now.getTime() + (body.expiresIn ?? 3600) * 1000);
     // The receiver's name for the code, read before the transaction (the merchants service reads through its own connection).
     const merchant = await this.merchants.get(payer.merchantId);
     const locationUrl = await this.providerLocation(() =>
-      this.provider.createCharge({ txid, amountCents: BigInt(body.amount), expiresInSeconds: body.expiresIn ?? 3600, description: body.description }),
+      due
+        ? this.provider.createDueCharge(providerDueCharge(txid, { amount: body.amount, ...due }, body.description))
+        : this.provider.createCharge({ txid, amountCents: BigInt(body.amount), expiresInSeconds: body.expiresIn ?? 3600, description: body.description }),
     );
     return this.database.db.transaction().execute(async (trx) => {
       const row: PixChargeRow = {
@@ -138,7 +165,8 @@ export class PixService {
         description: body.description ?? null,
         reference_transaction: body.referenceTransaction ?? null,
         status: 'Pending',
-        pix_emv: buildBrCode({ locationUrl, amountCents: body.amount, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid, description: body.description }),
+        // A charge with a due date carries no amount in its code: the payer's bank reads the day's amount at the location.
+        pix_emv: buildBrCode({ locationUrl, amountCents: due ? undefined : body.amount, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid, description: body.description }),
         nsu: randomNsu(),
         cod_auth: randomCode(),
         expires_at: expiresAt.toISOString(),
@@ -147,6 +175,16 @@ export class PixService {
         refunded_amount: 0,
         med_dispute_id: null,
         med_blocked_amount: 0,
+        paid_amount: null,
+        due_date: null,
+        days_after_due: null,
+        payer_document: null,
+        payer_name: null,
+        penalty_percent: 0,
+        interest_percent: 0,
+        discount_amount: 0,
+        discount_until: null,
+        ...due,
       };
       await trx.insertInto('pix_charges').values(row).execute();
       await this.queue.enqueue(trx, { kind: EXPIRE_JOB, payload: { id }, runAt: expiresAt, dedupeKey: `${EXPIRE_JOB}:${id}` });
@@ -173,7 +211,10 @@ export class PixService {
     return { items: page.map(toPixCharge), ...(rows.length > limit && last ? { next: { createdAt: last.created_at, id: last.id } } : {}) };
   }
 
-  /** Sandbox: the payer pays. Pending and not past its expiry -> Paid, with its D+0 receivable. */
+  /**
+   * Sandbox: the payer pays. Pending and not past its expiry -> Paid, with its D+0 receivable;
+   * a charge with a due date is paid its amount due on the sandbox's day.
+   */
   async pay(id: string) {
     const now = this.clock.now();
     const at = now.toISOString();
@@ -181,8 +222,10 @@ export class PixService {
       const row = await trx.selectFrom('pix_charges').selectAll().where('id', '=', id).executeTakeFirst();
       if (!row) throw notFound('Pix charge');
       if (row.status !== 'Pending' || row.expires_at <= at) throw conflict(`Only a Pending charge can be paid; this one is ${row.status === 'Pending' ? 'Expired' : row.status}.`);
-      await settleCharge(trx, { queue: this.queue, settlement: this.settlement }, row, at);
-      return toPixCharge({ ...row, status: 'Paid', paid_at: at });
+      const due = dueColumnsOf(row);
+      const paid = due ? dueToday(due, now) : BigInt(row.amount);
+      await settleCharge(trx, { queue: this.queue, settlement: this.settlement }, row, at, paid);
+      return toPixCharge({ ...row, status: 'Paid', paid_at: at, paid_amount: Number(paid) });
     });
   }
 
@@ -193,12 +236,26 @@ export class PixService {
   async signedLocationPayload(txid: string, signer: { sign(payload: object, jku: string): Promise<string> }, jku: string): Promise<string> {
     const db = this.database.db;
     const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-    // The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its slips' static codes.
-    if (row) return signer.sign(chargePayload(row, (await this.merchants.get(row.merchant_id)).documentNumber, this.clock.now()), jku);
+    if (row) {
+      // The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its slips' static codes.
+      const merchant = await this.merchants.get(row.merchant_id);
+      const due = dueColumnsOf(row);
+      const payload = due
+        ? dueChargePayload({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: LOCATION_STATUS[row.status] }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now())
+        : chargePayload(row, merchant.documentNumber, this.clock.now());
+      return signer.sign(payload, jku);
+    }
     const due = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
     if (!due) throw notFound('Pix charge');
     const merchant = await this.merchants.get(due.merchant_id);
-    return signer.sign(dueChargePayload(due, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
+    // A slip paid another way (its barcode) or cancelled closes its Pix code too.
+    const status = due.status === 'Paid' ? 'CONCLUIDA' : (await this.dueChargeOwner.isOpen(due.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
+    return signer.sign(dueChargePayload({ ...due, status }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
+  }
+
+  /** Sandbox: a charge with a due date (a bolecode's code too) paid its day's amount (./sandbox-due-pay.ts). */
+  payDue(txid: string): Promise<DuePayment> {
+    return sandboxPayDue({ database: this.database, clock: this.clock, owner: this.dueChargeOwner, receive: (receipts, source) => this.receive(receipts, source) }, txid);
   }
 
   /** Payments a PSP reports (webhook or reconciliation), each applied once by its endToEndId. */
@@ -263,4 +320,11 @@ export class PixService {
       },
     ];
   }
+}
+
+/** What a charge with a due date asks on `now`'s day; 409 when it cannot be paid that day. */
+function dueToday(row: DueTermsColumns, now: Date): bigint {
+  const due = amountDueOn(row, dayOf(now));
+  if (!due.ok) throw conflict(`This charge could be paid up to ${toIsoDate(new Date(dueExpiry(row).getTime() - 1))}.`);
+  return due.total;
 }

@@ -1,5 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
+import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
+import { formatFixed, percentOf } from '../../domain/money.js';
 import type { PixConfig } from '../config.js';
 import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRefund, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
@@ -36,7 +38,7 @@ export class BcbPixProvider implements PixProvider {
     const body = {
       calendario: { dataDeVencimento: charge.dueDate, validadeAposVencimento: charge.daysAfterDue },
       devedor: { ...(document.length === 11 ? { cpf: document } : { cnpj: document }), nome: charge.payer.name.slice(0, 200) },
-      valor: { original: toValor(charge.amountCents) },
+      valor: cobvValor(charge),
       chave: this.config.pixKey,
       ...(charge.description ? { solicitacaoPagador: charge.description.slice(0, 140) } : {}),
     };
@@ -112,4 +114,28 @@ function locationOf(body: Record<string, unknown>): string {
   const location = typeof body.location === 'string' ? body.location : typeof loc?.location === 'string' ? loc.location : undefined;
   if (!location) throw new PixProviderUnavailable('the PSP answered a charge without its location');
   return location.replace(/^https?:\/\//i, '');
+}
+
+/** 10^4-scaled percents as the API Pix's `valorPerc` (two decimals): 2% (20000n) is "2.00". */
+const PERCENT_SCALE = 100n;
+
+/**
+ * The `valor` of a `cobv`: the penalty as a percent (modalidade 2), or as its fixed amount
+ * (modalidade 1) when the percent has more decimals than `valorPerc` holds (the amount is the
+ * same, to the cent); interest as a percent a month over calendar days (modalidade 3); the
+ * discount as a fixed amount until a date (modalidade 1).
+ */
+function cobvValor(charge: NewProviderDueCharge) {
+  const valor: Record<string, unknown> = { original: toValor(charge.amountCents) };
+  if (charge.penaltyPercent > 0n) {
+    valor.multa = charge.penaltyPercent % PERCENT_SCALE === 0n
+      ? { modalidade: 2, valorPerc: formatFixed(charge.penaltyPercent / PERCENT_SCALE, 2) }
+      : { modalidade: 1, valorPerc: toValor(percentOf(charge.amountCents, charge.penaltyPercent, PERCENT_DECIMALS)) };
+  }
+  if (charge.interestPercentPerMonth > 0n) {
+    if (charge.interestPercentPerMonth % PERCENT_SCALE !== 0n) throw new PixProviderRefused('the API Pix takes interest with at most 2 decimals');
+    valor.juros = { modalidade: 3, valorPerc: formatFixed(charge.interestPercentPerMonth / PERCENT_SCALE, 2) };
+  }
+  if (charge.discount) valor.desconto = { modalidade: 1, descontoDataFixa: [{ data: charge.discount.until, valorPerc: toValor(charge.discount.amountCents) }] };
+  return valor;
 }
