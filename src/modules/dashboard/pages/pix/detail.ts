@@ -173,7 +173,7 @@ ${p.referenceTransaction ? html`<dt>${t.reference}</dt><dd>${p.referenceTransact
   // Each claim, open or closed, links to its dispute page (evidence, acceptance).
   const claims = view.claims.length
     ? html`<section class="card" aria-labelledby="claims-title"><h2 id="claims-title">${t.claims}</h2>
-<div class="table-wrap"><table id="med-claims"><thead><tr><th scope="col">${t.claim}</th><th scope="col">${c.status}</th><th scope="col" class="num">${c.amount}</th><th scope="col">${t.respondBy}</th><th scope="col">${c.created}</th></tr></thead>
+<div class="table-wrap" tabindex="0" role="region" aria-labelledby="claims-title"><table id="med-claims"><thead><tr><th scope="col">${t.claim}</th><th scope="col">${c.status}</th><th scope="col" class="num">${c.amount}</th><th scope="col">${t.respondBy}</th><th scope="col">${c.created}</th></tr></thead>
 <tbody>${view.claims.map((d) => html`<tr><th scope="row"><a href="/dashboard/disputes/${d.disputeId}">${d.reasonCode} · ${d.reasonMessage}</a></th><td>${disputeBadge(page.lang, d.status)}</td><td class="num">${brl(BigInt(d.amount))}</td><td>${date(d.respondBy)}</td><td>${dateTime(d.createdAt)}</td></tr>`)}</tbody></table></div>
 </section>`
     : '';
@@ -182,7 +182,7 @@ ${p.referenceTransaction ? html`<dt>${t.reference}</dt><dd>${p.referenceTransact
   const refunds = html`<section class="card" aria-labelledby="refunds-title"><h2 id="refunds-title">${t.refunds}</h2>
 ${view.refunds.length === 0
   ? html`<p class="muted">${t.noRefunds}</p>`
-  : html`<div class="table-wrap"><table id="pix-refunds"><thead><tr><th scope="col">refundId</th><th scope="col">${c.created}</th><th scope="col" class="num">${c.amount}</th><th scope="col">${c.status}</th><th scope="col">${t.nature}</th><th scope="col">${t.reason}</th><th scope="col">${t.statusReason}</th><th scope="col">${t.updated}</th></tr></thead>
+  : html`<div class="table-wrap" tabindex="0" role="region" aria-labelledby="refunds-title"><table id="pix-refunds"><thead><tr><th scope="col">refundId</th><th scope="col">${c.created}</th><th scope="col" class="num">${c.amount}</th><th scope="col">${c.status}</th><th scope="col">${t.nature}</th><th scope="col">${t.reason}</th><th scope="col">${t.statusReason}</th><th scope="col">${t.updated}</th></tr></thead>
 <tbody>${view.refunds.map((r) => html`<tr><th scope="row" class="mono">${r.refundId}</th><td>${dateTime(r.createdAt)}</td><td class="num">${brl(BigInt(r.amount))}</td><td>${pixBadge(page.lang, r.status)}</td><td>${nature(r.nature)}</td><td>${r.reason ?? ''}</td><td>${r.statusReason ?? ''}</td><td>${dateTime(r.updatedAt)}</td></tr>`)}</tbody></table></div>`}
 ${p.status === 'Paid' && p.refundable > 0
   ? html`<form method="post" action="/dashboard/pix/${p.id}/refunds" data-confirm="${t.refundConfirm}">${csrfField(page)}
