@@ -111,8 +111,9 @@ describe(`dashboard: Pix refunds and MED claims on the charge page (${testDialec
     expect(claims).toContain(`href="/dashboard/disputes/${disputeId}"`);
     expect(textOf(claims)).toContain('Aguardando resposta');
     expect(textOf(page.body)).toContain('o que resta, R$ 40,00');
-    // The dispute's page links back to the charge.
+    // The dispute's page and the disputes list link back to the charge.
     expect((await c.get(`/dashboard/disputes/${disputeId}`)).body).toContain(`href="/dashboard/pix/${p.id}"`);
+    expect((await c.get('/dashboard/disputes')).body).toContain(`href="/dashboard/pix/${p.id}"`);
 
     await c.get(`/dashboard/pix/${p.id}`);
     const over = await c.post(`/dashboard/pix/${p.id}/refunds`, { amount: '40,01' });

@@ -24,10 +24,6 @@ function paymentIdOf(request: FastifyRequest): string {
   return id;
 }
 
-/**
- * GET /dashboard/payments/:id (the facts, the timeline, the installments and the notifications
- * of one payment) and its cancel form, the same call as the API's cancel.
- */
 /** The refund form: the amount in reais (blank: what is left, as the API's optional amount). */
 const RefundForm = formSchema({ amount: reaisField() });
 const checkRefundBody = apiSchemaCheck(RefundBody);
