@@ -1,36 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
-import { testApp, type TestApp } from '../support/harness.js';
-import { subscribe } from '../webhooks/support.js';
-import { settlementMerchant } from '../settlement/support.js';
+import type { TestApp } from '../support/harness.js';
+import { CHARGES, pixSandbox, type PixSandbox } from './sandbox-support.js';
 
-const CHARGES = '/gateway/v1/pix/charges';
 const DISPUTES = '/gateway/v1/disputes';
 
 /** MED claims against a received Pix: disputes of type pix_med, the amount held while open, a MED return when lost. */
 describe(`MED claims in the sandbox (${testDialect})`, () => {
+  let px: PixSandbox;
   let t: TestApp;
-  let m: Awaited<ReturnType<typeof settlementMerchant>>;
-  let other: Awaited<ReturnType<typeof settlementMerchant>>;
+  let m: PixSandbox['m'];
+  let other: PixSandbox['other'];
   beforeAll(async () => {
-    t = await testApp();
-    m = await settlementMerchant(t);
-    other = await settlementMerchant(t);
-    expect((await subscribe(t, m, { url: 'http://127.0.0.1:9/hook', types: ['*'] })).statusCode).toBe(200);
+    px = await pixSandbox();
+    ({ t, m, other } = px);
   });
-  afterAll(() => t.close());
+  afterAll(() => px?.close());
 
-  const paidCharge = async (amount: number) => {
-    const charge = (await t.inject({ method: 'POST', url: CHARGES, headers: m.headers, payload: { amount } })).json();
-    expect((await t.inject({ method: 'POST', url: `/sandbox/pix/${charge.id}/pay`, headers: t.adminHeaders })).statusCode).toBe(200);
-    return charge;
-  };
   const infraction = (id: string, payload: object = {}) => t.inject({ method: 'POST', url: `/sandbox/pix/${id}/infraction`, headers: t.adminHeaders, payload });
   const register = (payload: object) => t.inject({ method: 'POST', url: '/admin/disputes', headers: t.adminHeaders, payload });
   const resolve = (disputeId: string, outcome: 'won' | 'lost') => t.inject({ method: 'POST', url: `/admin/disputes/${disputeId}/resolve`, headers: t.adminHeaders, payload: { outcome } });
-  const refund = (id: string, payload: object) => t.inject({ method: 'POST', url: `${CHARGES}/${id}/refunds`, headers: m.headers, payload });
-  const refunds = async (id: string) => (await t.inject({ method: 'GET', url: `${CHARGES}/${id}/refunds`, headers: m.headers })).json().items;
-  const charge = async (id: string) => (await t.inject({ method: 'GET', url: `${CHARGES}/${id}`, headers: m.headers })).json();
   const installment = async (id: string) => (await t.ctx.database.db.selectFrom('receivables').select('installment_status').where('source_id', '=', id).where('installment_number', '=', 1).executeTakeFirstOrThrow()).installment_status;
   const events = async (key: string, value: string) =>
     (await t.ctx.database.db.selectFrom('webhook_notifications').select(['type', 'payload']).where('merchant_id', '=', m.merchantId).where('channel', '=', 'webhook').orderBy('id').execute())
@@ -38,7 +27,7 @@ describe(`MED claims in the sandbox (${testDialect})`, () => {
       .filter((e) => e.data?.[key] === value);
 
   it('a claim opens a pix_med dispute, holds its amount (receivable B, not refundable) until won, then releases it', async () => {
-    const c = await paidCharge(10000);
+    const c = await px.paidCharge(10000);
     const res = await infraction(c.id, { amount: 6000 });
     expect(res.statusCode, res.body).toBe(201);
     const d = res.json();
@@ -48,7 +37,7 @@ describe(`MED claims in the sandbox (${testDialect})`, () => {
     expect((await t.inject({ method: 'GET', url: `${DISPUTES}/${d.disputeId}`, headers: other.headers })).statusCode).toBe(404);
     expect((await t.inject({ method: 'GET', url: DISPUTES, headers: m.headers })).json().items.map((i: any) => i.disputeId)).toContain(d.disputeId);
     // Held: only the rest can be refunded; a second claim waits.
-    const over = await refund(c.id, { amount: 4001 });
+    const over = await px.refund(c.id, { amount: 4001 });
     expect(over.statusCode).toBe(400);
     expect(over.json().map((e: any) => e.tag)).toEqual(['amount']);
     expect((await infraction(c.id)).statusCode).toBe(409);
@@ -57,8 +46,8 @@ describe(`MED claims in the sandbox (${testDialect})`, () => {
     expect(evidence.json()).toMatchObject({ status: 'UnderReview' });
     expect((await resolve(d.disputeId, 'won')).json()).toMatchObject({ status: 'Won' });
     expect(await installment(c.id)).toBe('A');
-    expect(await refunds(c.id)).toEqual([]);
-    expect((await refund(c.id, {})).json()).toMatchObject({ amount: 10000, status: 'Returned' });
+    expect(await px.refunds(c.id)).toEqual([]);
+    expect((await px.refund(c.id, {})).json()).toMatchObject({ amount: 10000, status: 'Returned' });
     expect((await events('disputeId', d.disputeId)).map((e) => [e.type, e.data.type, e.data.pixChargeId])).toEqual([
       ['dispute.created', 'pix_med', c.id],
       ['dispute.updated', 'pix_med', c.id],
@@ -67,30 +56,30 @@ describe(`MED claims in the sandbox (${testDialect})`, () => {
   });
 
   it('lost, the claimed amount goes back to the payer as a Pix refund of the MED natureza, through the refund path', async () => {
-    const c = await paidCharge(8000);
+    const c = await px.paidCharge(8000);
     const d = (await register({ pixChargeId: c.id, reasonCode: 'BE08', amount: 3000 })).json();
     expect(d).toMatchObject({ type: 'pix_med', amount: 3000, reasonCode: 'BE08' });
     expect((await resolve(d.disputeId, 'lost')).json()).toMatchObject({ status: 'Lost' });
-    expect(await refunds(c.id)).toMatchObject([{ amount: 3000, status: 'Returned', nature: 'MED_OPERACIONAL' }]);
-    expect((await charge(c.id)).refundedAmount).toBe(3000);
+    expect(await px.refunds(c.id)).toMatchObject([{ amount: 3000, status: 'Returned', nature: 'MED_OPERACIONAL' }]);
+    expect((await px.charge(c.id)).refundedAmount).toBe(3000);
     expect(await installment(c.id)).toBe('A');
     const closed = (await events('disputeId', d.disputeId)).find((e) => e.type === 'dispute.closed')!;
-    expect(closed.data).toMatchObject({ status: 'Lost', amount: 3000, refundId: (await refunds(c.id))[0].refundId });
+    expect(closed.data).toMatchObject({ status: 'Lost', amount: 3000, refundId: (await px.refunds(c.id))[0].refundId });
     expect((await events('chargeId', c.id)).map((e) => [e.type, e.data.nature])).toContainEqual(['pix.refunded', 'MED_OPERACIONAL']);
     // The rest is the merchant's to refund.
-    expect((await refund(c.id, {})).json()).toMatchObject({ amount: 5000 });
+    expect((await px.refund(c.id, {})).json()).toMatchObject({ amount: 5000 });
   });
 
   it('accepted by the merchant: a MED_FRAUDE return of the whole claim', async () => {
-    const c = await paidCharge(2500);
+    const c = await px.paidCharge(2500);
     const d = (await infraction(c.id)).json();
     expect((await t.inject({ method: 'POST', url: `${DISPUTES}/${d.disputeId}/accept`, headers: m.headers })).json()).toMatchObject({ status: 'Accepted' });
-    expect(await refunds(c.id)).toMatchObject([{ amount: 2500, status: 'Returned', nature: 'MED_FRAUDE' }]);
-    expect((await charge(c.id)).refundedAmount).toBe(2500);
+    expect(await px.refunds(c.id)).toMatchObject([{ amount: 2500, status: 'Returned', nature: 'MED_FRAUDE' }]);
+    expect((await px.charge(c.id)).refundedAmount).toBe(2500);
   });
 
   it('refuses a claim of an unknown or unpaid charge, a reason that is no MED one, both ids, and more than is left', async () => {
-    const c = await paidCharge(1000);
+    const c = await px.paidCharge(1000);
     expect((await infraction('no-such-charge')).statusCode).toBe(404);
     const pending = (await t.inject({ method: 'POST', url: CHARGES, headers: m.headers, payload: { amount: 100 } })).json();
     expect((await infraction(pending.id)).statusCode).toBe(409);

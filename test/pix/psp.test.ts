@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { SystemClock } from '../../src/clock.js';
@@ -6,51 +5,27 @@ import { addDays } from '../../src/domain/calendar.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { BcbPixProvider } from '../../src/pix-provider/bcb/provider.js';
 import { makePixTestCerts, type PixTestCerts } from '../standins/pix-certs.js';
-import { PixStandIn, STANDIN_PIX_CLIENT_ID, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
+import { PixStandIn, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { information, issued, slipBody } from '../bankslips/support.js';
+import { pspEnv, pspGateway, WEBHOOK_PATH, WEBHOOK_SECRET, type PspGateway } from './psp-support.js';
 
+/** The received Pix list is read every minute of the sandbox clock (default: five). */
+const RECONCILE_EVERY_MINUTE = { PIX_RECONCILE_INTERVAL_SECONDS: '60' };
 const CHARGES = '/gateway/v1/pix/charges';
-const WEBHOOK_PATH = '/psp/pix-notifications';
-const WEBHOOK_SECRET = 'pix-webhook-secret-0123456789abcdef';
-
-function pspEnv(psp: PixStandIn, certs: PixTestCerts, extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    PIX_PROVIDER: 'bcb',
-    PIX_API_URL: psp.baseUrl,
-    PIX_CLIENT_ID: STANDIN_PIX_CLIENT_ID,
-    PIX_CLIENT_SECRET: STANDIN_PIX_CLIENT_SECRET,
-    PIX_CERT_FILE: certs.clientCertFile,
-    PIX_KEY_FILE: certs.clientKeyFile,
-    PIX_CA_FILE: certs.caFile,
-    PIX_KEY: STANDIN_PIX_KEY,
-    PIX_WEBHOOK_PATH: WEBHOOK_PATH,
-    PIX_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    PIX_WEBHOOK_ALLOWED_IPS: '127.0.0.1, ::1',
-    PIX_RECONCILE_INTERVAL_SECONDS: '60',
-    ...extra,
-  };
-}
 
 describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect})`, () => {
+  let g: PspGateway;
   let certs: PixTestCerts;
   let psp: PixStandIn;
   let t: TestApp;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    certs = makePixTestCerts();
-    psp = await new PixStandIn({ tls: { certFile: certs.serverCertFile, keyFile: certs.serverKeyFile, caFile: certs.caFile }, pageSize: 2 }).start();
-    t = await testApp({ env: pspEnv(psp, certs) });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    psp.setWebhook({ url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${WEBHOOK_PATH}`, secret: WEBHOOK_SECRET });
-    headers = (await t.merchant()).headers;
+    g = await pspGateway({ standIn: { pageSize: 2 }, env: RECONCILE_EVERY_MINUTE });
+    ({ certs, psp, t, headers } = g);
   });
-  afterAll(async () => {
-    await t?.close();
-    await psp?.stop();
-    certs?.remove();
-  });
+  afterAll(() => g?.close());
 
   const create = async (amount: number, description?: string) => {
     const res = await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount, description } });
@@ -239,7 +214,7 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
   });
 
   it('the PSP refuses a client without the certificate its CA signed (mutual TLS)', async () => {
-    for (const env of [pspEnv(psp, certs, { PIX_CERT_FILE: '', PIX_KEY_FILE: '' }), pspEnv(psp, certs, { PIX_CERT_FILE: certs.strangerCertFile, PIX_KEY_FILE: certs.strangerKeyFile })]) {
+    for (const env of [pspEnv(psp, certs, { ...RECONCILE_EVERY_MINUTE, PIX_CERT_FILE: '', PIX_KEY_FILE: '' }), pspEnv(psp, certs, { ...RECONCILE_EVERY_MINUTE, PIX_CERT_FILE: certs.strangerCertFile, PIX_KEY_FILE: certs.strangerKeyFile })]) {
       const provider = new BcbPixProvider(loadConfig(env).pix, new SystemClock());
       try {
         await expect(provider.createCharge({ txid: 'a'.repeat(32), amountCents: 100n, expiresInSeconds: 60 })).rejects.toThrow(/PSP POST \/oauth\/token/);
@@ -254,7 +229,7 @@ describe(`a PSP that refuses or does not answer (${testDialect})`, () => {
   it('answers 502 when the PSP refuses the charge and 503 when it is down, writing nothing', async () => {
     const certs = makePixTestCerts();
     const psp = await new PixStandIn({ tls: { certFile: certs.serverCertFile, keyFile: certs.serverKeyFile, caFile: certs.caFile } }).start();
-    const t = await testApp({ env: pspEnv(psp, certs, { PIX_KEY: 'not-a-key-of-this-account' }) });
+    const t = await testApp({ env: pspEnv(psp, certs, { ...RECONCILE_EVERY_MINUTE, PIX_KEY: 'not-a-key-of-this-account' }) });
     try {
       const { headers } = await t.merchant();
       const refused = await t.inject({ method: 'POST', url: CHARGES, headers, payload: { amount: 100 } });
@@ -262,7 +237,7 @@ describe(`a PSP that refuses or does not answer (${testDialect})`, () => {
       expect(refused.json()[0]).toMatchObject({ tag: 'pix_provider_refused' });
       // A location that would not fit the BR Code is refused, never cut.
       const longLocation = await new PixStandIn({ tls: { certFile: certs.serverCertFile, keyFile: certs.serverKeyFile, caFile: certs.caFile }, locationHost: 'qr-codes.a-very-long-psp-host-name.example.com.br' }).start();
-      const t2 = await testApp({ env: pspEnv(longLocation, certs) });
+      const t2 = await testApp({ env: pspEnv(longLocation, certs, RECONCILE_EVERY_MINUTE) });
       try {
         const tooLong = await t2.inject({ method: 'POST', url: CHARGES, headers: (await t2.merchant()).headers, payload: { amount: 100 } });
         expect(tooLong.statusCode).toBe(502);

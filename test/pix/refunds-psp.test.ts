@@ -1,48 +1,23 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RetryLater } from '../../src/jobs/registry.js';
-import { makePixTestCerts, type PixTestCerts } from '../standins/pix-certs.js';
-import { PixStandIn, STANDIN_PIX_CLIENT_ID, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
+import type { PixStandIn } from '../standins/pix-psp.js';
 import { testDialect } from '../support/database.js';
-import { testApp, type TestApp } from '../support/harness.js';
+import type { TestApp } from '../support/harness.js';
+import { pspGateway, type PspGateway } from './psp-support.js';
 
 const CHARGES = '/gateway/v1/pix/charges';
-const WEBHOOK_PATH = '/psp/pix-notifications';
-const WEBHOOK_SECRET = 'pix-webhook-secret-0123456789abcdef';
 
 /** Pix refunds through a PSP speaking the API Pix (the stand-in, over mutual TLS): PUT devolucao, its webhook, and GET devolucao when the answer is lost. */
 describe(`Pix refunds through the API Pix (${testDialect})`, () => {
-  let certs: PixTestCerts;
+  let g: PspGateway;
   let psp: PixStandIn;
   let t: TestApp;
   let headers: Record<string, string>;
   beforeAll(async () => {
-    certs = makePixTestCerts();
-    psp = await new PixStandIn({ tls: { certFile: certs.serverCertFile, keyFile: certs.serverKeyFile, caFile: certs.caFile } }).start();
-    t = await testApp({
-      env: {
-        PIX_PROVIDER: 'bcb',
-        PIX_API_URL: psp.baseUrl,
-        PIX_CLIENT_ID: STANDIN_PIX_CLIENT_ID,
-        PIX_CLIENT_SECRET: STANDIN_PIX_CLIENT_SECRET,
-        PIX_CERT_FILE: certs.clientCertFile,
-        PIX_KEY_FILE: certs.clientKeyFile,
-        PIX_CA_FILE: certs.caFile,
-        PIX_KEY: STANDIN_PIX_KEY,
-        PIX_WEBHOOK_PATH: WEBHOOK_PATH,
-        PIX_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PIX_WEBHOOK_ALLOWED_IPS: '127.0.0.1, ::1',
-      },
-    });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    psp.setWebhook({ url: `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}${WEBHOOK_PATH}`, secret: WEBHOOK_SECRET });
-    headers = (await t.merchant()).headers;
+    g = await pspGateway();
+    ({ psp, t, headers } = g);
   });
-  afterAll(async () => {
-    await t?.close();
-    await psp?.stop();
-    certs?.remove();
-  });
+  afterAll(() => g?.close());
   beforeEach(() => {
     psp.devolucaoAnswer = 'DEVOLVIDO';
     psp.dropNextDevolucao = null;

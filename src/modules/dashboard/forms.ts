@@ -80,6 +80,23 @@ export function yesNo(path: string) {
 }
 
 /**
+ * A refund form's amount, in reais as a person types them ("40", "40,50"); blank is what is left,
+ * as the refund APIs' optional amount. `centsOfReais` makes it the API body's cents.
+ */
+export function reaisField() {
+  return worded(Type.Optional(Type.String({ maxLength: 20, pattern: '^\\s*(\\d{1,10}([.,]\\d{1,2})?)?\\s*$' })), (lang) =>
+    lang === 'en' ? 'amount must be in reais, e.g. 40 or 40,50 (blank: what is left).' : 'amount deve ser em reais, p. ex. 40 ou 40,50 (em branco: o que resta).',
+  );
+}
+
+/** "40,5" -> 4050 cents, by the digits (never a float); blank or absent -> undefined. */
+export function centsOfReais(typed: string | undefined): number | undefined {
+  if (!typed?.trim()) return undefined;
+  const [whole, fraction = ''] = typed.trim().replace(',', '.').split('.');
+  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+}
+
+/**
  * What the API's validator refused in the request's form or query (a route with
  * `attachValidation`), as the API's `[{tag, description}]`, in the form's field order; [] when it
  * accepted everything. What no one types into a form (a path parameter, a value over its length

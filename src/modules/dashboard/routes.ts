@@ -24,7 +24,8 @@ import { reviewPage } from './pages/operator/review.js';
 import { sandboxPage } from './pages/operator/sandbox/page.js';
 import { paymentDetailPage } from './pages/payments/detail.js';
 import { paymentListPage } from './pages/payments/list.js';
-import { pixPages } from './pages/pix.js';
+import { pixDetailPage } from './pages/pix/detail.js';
+import { pixListPage } from './pages/pix/list.js';
 import { subscriptionPage } from './pages/subscriptions/detail.js';
 import { subscriptionListPage } from './pages/subscriptions/list.js';
 import { webhooksPage } from './pages/webhooks/page.js';
@@ -43,7 +44,8 @@ const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => 
   subscriptionListPage,
   subscriptionPage,
   bankSlipPages,
-  pixPages,
+  pixListPage,
+  pixDetailPage,
   linksPage,
   webhooksPage,
   merchantsPage,

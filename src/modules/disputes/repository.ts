@@ -41,6 +41,11 @@ export const disputesRepository = {
     return { rows, total: Number(total) };
   },
 
+  /** The disputes of one payment or Pix charge (`type`), the merchant's, newest first. */
+  ofPayment(db: Executor, merchantId: string, type: 'chargeback' | 'pix_med', paymentId: string): Promise<DisputeRow[]> {
+    return db.selectFrom('disputes').selectAll().where('payment_id', '=', paymentId).where('type', '=', type).where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').orderBy('dispute_id', 'desc').execute();
+  },
+
   /**
    * Deadline first, for the dashboards: the open disputes by respondBy (the nearest first), then
    * the latest closed ones; one merchant's when `merchantId` is given, else every merchant's.

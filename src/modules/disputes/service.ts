@@ -206,6 +206,11 @@ export class DisputeService {
     return rows.map((row) => ({ ...summaryOf(row), merchantId: row.merchant_id }));
   }
 
+  /** The MED claims (pix_med disputes) against one of the merchant's Pix charges, open or closed, newest first: the dashboard's Pix page. */
+  async ofPixCharge(merchantId: string, chargeId: string): Promise<DisputeSummary[]> {
+    return (await disputesRepository.ofPayment(this.deps.database.db, merchantId, 'pix_med', chargeId)).map(summaryOf);
+  }
+
   async get(merchantId: string | undefined, disputeId: string): Promise<DisputeResult> {
     const db = this.deps.database.db;
     const row = await disputesRepository.find(db, disputeId, merchantId);

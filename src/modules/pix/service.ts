@@ -22,6 +22,8 @@ import { toIsoDate } from '../../domain/calendar.js';
 import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
+import { pixRefundsRepository } from './refund-repository.js';
+import { refundableOf } from '../../domain/pix-refunds.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
@@ -196,6 +198,21 @@ export class PixService {
     const row = await this.database.db.selectFrom('pix_charges').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
     if (!row) throw notFound('Pix charge');
     return toPixCharge(row);
+  }
+
+  /**
+   * The dashboard's view of one charge (read method; the API's charge has no MED fields): the
+   * charge, the cents an open MED claim holds and its dispute, and what a refund may take now
+   * (the refunds' own rule, refundableOf; whether the charge may be refunded at all is theirs too).
+   */
+  async detail(merchantId: string, id: string) {
+    const db = this.database.db;
+    const row = await db.selectFrom('pix_charges').selectAll().where('id', '=', id).where('merchant_id', '=', merchantId).executeTakeFirst();
+    if (!row) throw notFound('Pix charge');
+    const medHeldAmount = row.med_dispute_id ? Number(row.med_blocked_amount) : 0;
+    const inProcess = await pixRefundsRepository.inProcessOf(db, id);
+    const refundable = refundableOf({ status: row.status, amount: BigInt(row.amount), refunded: BigInt(row.refunded_amount), inProcess, blocked: BigInt(medHeldAmount) });
+    return { ...toPixCharge(row), medDisputeId: row.med_dispute_id, medHeldAmount, refundable: Number(refundable) };
   }
 
   /**

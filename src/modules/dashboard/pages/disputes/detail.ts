@@ -11,7 +11,7 @@ import { pageOf, requireMerchant, requireScope, seeOther, sendPage, type Dashboa
 import { bilingual } from '../../i18n.js';
 import { csrfField, layout, type PageContext } from '../../layout.js';
 import { flash } from '../../lists.js';
-import { disputeBadge, isOpen } from './status.js';
+import { disputedHref, disputeBadge, isOpen } from './status.js';
 
 const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
 
@@ -149,7 +149,7 @@ function render(page: PageContext, view: DisputeView): string {
   const facts = html`<section class="card" aria-labelledby="facts-title"><h2 id="facts-title">${t.title}</h2><dl class="facts" id="facts">
 <dt>disputeId</dt><dd class="mono">${d.disputeId}</dd>
 <dt>${t.status}</dt><dd id="dispute-status">${disputeBadge(page.lang, d.status)}</dd>
-<dt>${t.payment}</dt><dd><a href="/dashboard/payments/${d.paymentId}" class="mono">${d.paymentId}</a></dd>
+<dt>${t.payment}</dt><dd><a href="${disputedHref(d).href}" class="mono">${disputedHref(d).id}</a></dd>
 <dt>${t.reason}</dt><dd>${d.reasonCode} · ${d.reasonMessage}</dd>
 <dt>${t.amount}</dt><dd>${brl(BigInt(d.amount))}</dd>
 <dt>${t.respondBy}</dt><dd>${date(d.respondBy)}</dd>

@@ -6,7 +6,7 @@ import { brl, date, dateTime } from '../../format.js';
 import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual } from '../../i18n.js';
 import { layout, type PageContext } from '../../layout.js';
-import { disputeBadge } from './status.js';
+import { disputedHref, disputeBadge } from './status.js';
 
 /**
  * GET /dashboard/disputes: the merchant's chargebacks, deadline first (the open ones by the last
@@ -57,7 +57,7 @@ function render(page: PageContext, disputes: DisputeSummary[]): string {
     html`<p>${t.intro}</p>
 <div class="table-wrap"><table id="disputes"><thead><tr><th scope="col">${t.respondBy}</th><th scope="col">${t.status}</th><th scope="col" class="num">${t.amount}</th><th scope="col">${t.reason}</th><th scope="col">${t.payment}</th><th scope="col">${t.created}</th></tr></thead>
 <tbody>${disputes.length
-  ? disputes.map((d) => html`<tr><td><a href="/dashboard/disputes/${d.disputeId}">${date(d.respondBy)}</a></td><td>${disputeBadge(page.lang, d.status)}</td><td class="num">${brl(BigInt(d.amount))}</td><td>${d.reasonCode} · ${d.reasonMessage}</td><td><a href="/dashboard/payments/${d.paymentId}" class="mono">${d.paymentId}</a></td><td>${dateTime(d.createdAt)}</td></tr>`)
+  ? disputes.map((d) => html`<tr><td><a href="/dashboard/disputes/${d.disputeId}">${date(d.respondBy)}</a></td><td>${disputeBadge(page.lang, d.status)}</td><td class="num">${brl(BigInt(d.amount))}</td><td>${d.reasonCode} · ${d.reasonMessage}</td><td><a href="${disputedHref(d).href}" class="mono">${disputedHref(d).id}</a></td><td>${dateTime(d.createdAt)}</td></tr>`)
   : html`<tr><td colspan="6">${t.empty}</td></tr>`}</tbody></table></div>`,
   );
 }

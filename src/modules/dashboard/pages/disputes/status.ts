@@ -18,3 +18,8 @@ export function disputeBadge(lang: Lang, status: string): SafeHtml {
 
 /** The statuses that still take evidence, acceptance or a decision. */
 export const isOpen = (status: string) => status === 'NeedsResponse' || status === 'UnderReview';
+
+/** The page of what a dispute contests: the card payment, or for a MED claim (pix_med) the Pix charge. */
+export function disputedHref(d: { paymentId: string | null; pixChargeId: string | null }): { href: string; id: string } {
+  return d.pixChargeId ? { href: `/dashboard/pix/${d.pixChargeId}`, id: d.pixChargeId } : { href: `/dashboard/payments/${d.paymentId}`, id: d.paymentId ?? '' };
+}

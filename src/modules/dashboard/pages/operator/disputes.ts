@@ -148,7 +148,7 @@ function render(page: PageContext, view: DisputesView): string {
   const rows = view.disputes.map((d) => {
     const ask = (q: string) => q.replace('{id}', d.disputeId);
     return html`<tr><td>${date(d.respondBy)}</td><td>${disputeBadge(page.lang, d.status)}</td><td class="num">${brl(BigInt(d.amount))}</td><td>${d.reasonCode} · ${d.reasonMessage}</td>
-<td><a href="/dashboard/operator/merchants/${d.merchantId}"><code>${d.merchantId}</code></a></td><td class="mono">${d.paymentId}</td><td>${dateTime(d.createdAt)}</td>
+<td><a href="/dashboard/operator/merchants/${d.merchantId}"><code>${d.merchantId}</code></a></td><td class="mono">${d.paymentId ?? d.pixChargeId}</td><td>${dateTime(d.createdAt)}</td>
 <td><form method="post" action="/dashboard/operator/disputes/${d.disputeId}/resolve" class="inline" data-confirm="${ask(t.wonConfirm)}">${csrfField(page)}<input type="hidden" name="outcome" value="won"><button type="submit" aria-label="${t.won} ${d.disputeId}">${t.won}</button></form>
 <form method="post" action="/dashboard/operator/disputes/${d.disputeId}/resolve" class="inline" data-confirm="${ask(t.lostConfirm)}">${csrfField(page)}<input type="hidden" name="outcome" value="lost"><button type="submit" class="danger" aria-label="${t.lost} ${d.disputeId}">${t.lost}</button></form></td></tr>`;
   });

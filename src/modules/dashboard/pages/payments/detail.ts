@@ -7,7 +7,7 @@ import type { PaymentDetail } from '../../../payments/read-models.js';
 import { RefundBody, type RefundResult } from '../../../payments/schemas.js';
 import type { Delivery } from '../../../webhooks/schemas.js';
 import { brl, d4ToCents, date, dateTime } from '../../format.js';
-import { apiSchemaCheck, formProblems, formSchema, worded } from '../../forms.js';
+import { apiSchemaCheck, centsOfReais, formProblems, formSchema, reaisField } from '../../forms.js';
 import { pageOf, requireMerchant, seeOther, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual, common, langOf } from '../../i18n.js';
 import { csrfField, layout, type PageContext } from '../../layout.js';
@@ -24,26 +24,9 @@ function paymentIdOf(request: FastifyRequest): string {
   return id;
 }
 
-/**
- * GET /dashboard/payments/:id (the facts, the timeline, the installments and the notifications
- * of one payment) and its cancel form, the same call as the API's cancel.
- */
-/**
- * The refund form's amount, in reais as a person types them ("40", "40,50"); blank is what is
- * left, as the API's optional amount.
- */
-const RefundForm = formSchema({
-  amount: worded(Type.Optional(Type.String({ maxLength: 20, pattern: '^\\s*(\\d{1,10}([.,]\\d{1,2})?)?\\s*$' })), (lang) =>
-    lang === 'en' ? 'amount must be in reais, e.g. 40 or 40,50 (blank: what is left).' : 'amount deve ser em reais, p. ex. 40 ou 40,50 (em branco: o que resta).',
-  ),
-});
+/** The refund form: the amount in reais (blank: what is left, as the API's optional amount). */
+const RefundForm = formSchema({ amount: reaisField() });
 const checkRefundBody = apiSchemaCheck(RefundBody);
-
-/** "40,5" -> 4050 cents, by the digits (never a float). */
-function centsOf(reais: string): number {
-  const [whole, fraction = ''] = reais.trim().replace(',', '.').split('.');
-  return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-}
 
 /** The page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
 async function showPayment(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
@@ -84,8 +67,8 @@ export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps:
     const id = paymentIdOf(request);
     const problems = formProblems(request, RefundForm);
     if (problems.length > 0) return showPayment(request, reply, ctx, deps, { status: 400, errors: problems });
-    const typed = (request.body as Static<typeof RefundForm>).amount?.trim();
-    const body = typed ? { amount: centsOf(typed) } : {};
+    const amount = centsOfReais((request.body as Static<typeof RefundForm>).amount);
+    const body = amount === undefined ? {} : { amount };
     let refund: RefundResult;
     try {
       checkRefundBody(body);
