@@ -90,17 +90,29 @@ const bbAgreement = (start: number): FieldSpec[] => [
   ['bbReserved', start + 18, start + 19, 'alpha'],
 ];
 
+/** The end of Banco do Brasil's file header, where FEBRABAN has 29 reserved blanks: fields BB reads or fills in its return. */
+const BB_FILE_HEADER_END: FieldSpec[] = [
+  ['febraban3', 212, 222, 'alpha'],
+  /** Identificação cobrança sem papel: blanks. */
+  ['paperless', 223, 225, 'alpha'],
+  /** Uso exclusivo das VANs, tipo de serviço, ocorrências (the bank's, in a return): zeros. */
+  ['vanControl', 226, 228, 'num'],
+  ['serviceType', 229, 230, 'num'],
+  ['occurrences', 231, 240, 'num'],
+];
+
 /**
  * Banco do Brasil (001), "Layout de Arquivo Padrão CNAB 240 - Cobrança" / "Particularidades BB,
  * Leiaute CNAB 240": the file header's convênio at 33-41, `0014` at 42-45, carteira at 46-47,
- * variação at 48-50 and 51-52 reserved; the batch header the same one position later (34-53);
- * segment P position 58 from the carteira. Everything else is FEBRABAN's.
+ * variação at 48-50 and 51-52 reserved, and its fields at 212-240; the batch header's convênio
+ * pieces one position later (34-53); segment P position 58 from the carteira. Everything else is
+ * FEBRABAN's.
  */
 export const BANCO_DO_BRASIL: BankLayout = {
   ...FEBRABAN_GENERIC,
   code: '001',
   name: 'Banco do Brasil',
-  fileHeader: overlay(febraban.FILE_HEADER, bbAgreement(33)),
+  fileHeader: overlay(febraban.FILE_HEADER, [...bbAgreement(33), ...BB_FILE_HEADER_END]),
   batchHeader: overlay(febraban.BATCH_HEADER, bbAgreement(34)),
   requiredSettings: ['BANK_SLIP_WALLET', 'BANK_SLIP_WALLET_VARIATION'],
   checkWallet: (wallet, variation) => {

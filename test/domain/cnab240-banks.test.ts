@@ -20,6 +20,11 @@ const BB_FILE_HEADER: [number, number, boolean][] = [
   [46, 47, true], // BB3 número da carteira de cobrança
   [48, 50, true], // BB4 variação da carteira
   [51, 52, false], // BB5 reservado: brancos
+  [212, 222, false], // uso exclusivo FEBRABAN
+  [223, 225, false], // identificação cobrança sem papel
+  [226, 228, true], // uso exclusivo das VANs
+  [229, 230, true], // tipo de serviço
+  [231, 240, true], // ocorrências
 ];
 const BB_BATCH_HEADER: [number, number, boolean][] = [
   [34, 42, true],
@@ -52,9 +57,9 @@ describe('bank layouts', () => {
     };
     check(BANCO_DO_BRASIL.fileHeader, BB_FILE_HEADER);
     check(BANCO_DO_BRASIL.batchHeader, BB_BATCH_HEADER);
-    // Outside 33-52 (34-53), every field is FEBRABAN's.
-    const outside = (layout: Layout, from: number, to: number) => layout.filter(([, s, e]) => e < from || s > to);
-    expect(outside(BANCO_DO_BRASIL.fileHeader, 33, 52)).toEqual(outside(febraban.FILE_HEADER, 33, 52));
+    // Elsewhere every field is FEBRABAN's.
+    const outside = (layout: Layout, from: number, to: number, from2 = 241) => layout.filter(([, s, e]) => (e < from || s > to) && e < from2);
+    expect(outside(BANCO_DO_BRASIL.fileHeader, 33, 52, 212)).toEqual(outside(febraban.FILE_HEADER, 33, 52, 212));
     expect(outside(BANCO_DO_BRASIL.batchHeader, 34, 53)).toEqual(outside(febraban.BATCH_HEADER, 34, 53));
     for (const record of ['segmentP', 'segmentQ', 'segmentR', 'segmentT', 'segmentU', 'batchTrailer', 'fileTrailer'] as const) {
       expect(BANCO_DO_BRASIL[record], record).toBe(febraban[({ segmentP: 'SEGMENT_P', segmentQ: 'SEGMENT_Q', segmentR: 'SEGMENT_R', segmentT: 'SEGMENT_T', segmentU: 'SEGMENT_U', batchTrailer: 'BATCH_TRAILER', fileTrailer: 'FILE_TRAILER' } as const)[record]]);
@@ -66,6 +71,7 @@ describe('bank layouts', () => {
     const values = { agreement: '1234567', bbCollection: '9999', wallet: '17', walletVariation: '19', bbReserved: '' };
     const header = formatRecord(BANCO_DO_BRASIL.fileHeader, values);
     expect(at(header, 33, 52)).toBe('001234567' + '0014' + '17' + '019' + '  ');
+    expect(at(header, 212, 240)).toBe(' '.repeat(14) + '0'.repeat(15));
     const batch = formatRecord(BANCO_DO_BRASIL.batchHeader, values);
     expect(at(batch, 34, 53)).toBe('001234567' + '0014' + '17' + '019' + '  ');
     expect(readRecord(BANCO_DO_BRASIL.fileHeader, header)).toMatchObject({ agreement: '001234567', wallet: '17', walletVariation: '019' });
