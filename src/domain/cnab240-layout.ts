@@ -261,9 +261,9 @@ export const FILE_TRAILER: Layout = [
 ];
 
 /**
- * The layout versions written in the headers (file 103, batch 060, as in FEBRABAN 240 v10). A
- * bank whose manual asks for other numbers needs only these two constants changed; the import
- * does not check them (banks answer with their own).
+ * The layout versions written in the headers (file 103, batch 060, as in FEBRABAN 240 v10). Each
+ * bank layout carries its own (src/domain/cnab240-banks.ts); the import does not check them
+ * (banks answer with their own).
  */
 export const FILE_LAYOUT_VERSION = '103';
 export const BATCH_LAYOUT_VERSION = '060';

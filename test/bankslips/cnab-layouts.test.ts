@@ -76,7 +76,7 @@ describe(`CNAB files of every slip the API accepts (${testDialect})`, () => {
     expect(left.json()).toMatchObject({ applied: 0, unchanged: 1, errors: [] });
     expect(ourNumberKey(`00000${slip.ourNumber}`)).toBe(slip.ourNumber);
     expect(ourNumberKey('123')).toBe('123');
-    // Zero-padded but not one of ours: still unknown, and named as the file wrote it.
+    // Zero-padded but not one of ours: still unknown.
     const unknown = await importFile(t, returnFile([{ ...record, ourNumber: '1'.padStart(20, '0') }]));
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors[0].description).toMatch(/unknown nosso número 0+1:/);
