@@ -6,7 +6,9 @@ import type { Layout } from './cnab240.js';
  * trailers). Positions as FEBRABAN's manual prints them (1-based, inclusive); every layout
  * covers 1-240 exactly (test/domain/cnab240.test.ts). Fields a bank fills for itself or that
  * this gateway never uses are declared as blanks or zeros, never left out, so that a position
- * can be looked up here.
+ * can be looked up here. The inscription numbers (CPF/CNPJ) are `doc` fields, as FEBRABAN's
+ * adaptation for the alphanumeric CNPJ defines them. Banks' differences are overlays on these
+ * records (src/domain/cnab240-banks.ts).
  */
 
 /** Registro 0: header de arquivo. */
@@ -16,7 +18,7 @@ export const FILE_HEADER: Layout = [
   ['recordType', 8, 8, 'num', '0'],
   ['febraban1', 9, 17, 'alpha'],
   ['companyDocumentType', 18, 18, 'num'],
-  ['companyDocument', 19, 32, 'num'],
+  ['companyDocument', 19, 32, 'doc'],
   ['agreement', 33, 52, 'alpha'],
   ['agency', 53, 57, 'num'],
   ['agencyDv', 58, 58, 'alpha'],
@@ -51,7 +53,7 @@ export const BATCH_HEADER: Layout = [
   ['layoutVersion', 14, 16, 'num'],
   ['febraban2', 17, 17, 'alpha'],
   ['companyDocumentType', 18, 18, 'num'],
-  ['companyDocument', 19, 33, 'num'],
+  ['companyDocument', 19, 33, 'doc'],
   ['agreement', 34, 53, 'alpha'],
   ['agency', 54, 58, 'num'],
   ['agencyDv', 59, 59, 'alpha'],
@@ -132,8 +134,7 @@ export const SEGMENT_Q: Layout = [
   ...DETAIL_START,
   /** 1 CPF, 2 CNPJ. */
   ['payerDocumentType', 18, 18, 'num'],
-  /** Numeric in FEBRABAN's table; declared alpha so that the alphanumeric CNPJ (2026) fits, written right-aligned with zeros. */
-  ['payerDocument', 19, 33, 'alpha'],
+  ['payerDocument', 19, 33, 'doc'],
   ['payerName', 34, 73, 'alpha'],
   ['payerAddress', 74, 113, 'alpha'],
   ['payerNeighborhood', 114, 128, 'alpha'],
@@ -142,7 +143,7 @@ export const SEGMENT_Q: Layout = [
   ['payerCity', 137, 151, 'alpha'],
   ['payerState', 152, 153, 'alpha'],
   ['guarantorDocumentType', 154, 154, 'num'],
-  ['guarantorDocument', 155, 169, 'alpha'],
+  ['guarantorDocument', 155, 169, 'doc'],
   ['guarantorName', 170, 209, 'alpha'],
   ['correspondentBank', 210, 212, 'num'],
   ['correspondentOurNumber', 213, 232, 'alpha'],
@@ -196,7 +197,7 @@ export const SEGMENT_T: Layout = [
   ['companyReference', 106, 130, 'alpha'],
   ['currency', 131, 132, 'num'],
   ['payerDocumentType', 133, 133, 'num'],
-  ['payerDocument', 134, 148, 'num'],
+  ['payerDocument', 134, 148, 'doc'],
   ['payerName', 149, 188, 'alpha'],
   ['contract', 189, 198, 'num'],
   ['fee', 199, 213, 'num'],
@@ -260,9 +261,9 @@ export const FILE_TRAILER: Layout = [
 ];
 
 /**
- * The layout versions written in the headers (file 103, batch 060, as in FEBRABAN 240 v10). A
- * bank whose manual asks for other numbers needs only these two constants changed; the import
- * does not check them (banks answer with their own).
+ * The layout versions written in the headers (file 103, batch 060, as in FEBRABAN 240 v10). Each
+ * bank layout carries its own (src/domain/cnab240-banks.ts); the import does not check them
+ * (banks answer with their own).
  */
 export const FILE_LAYOUT_VERSION = '103';
 export const BATCH_LAYOUT_VERSION = '060';

@@ -10,8 +10,13 @@
 
 export const RECORD_LENGTH = 240;
 
-/** `num`: digits, zero-padded on the left. `alpha`: upper-case ASCII, blank-padded on the right. */
-export type FieldKind = 'num' | 'alpha';
+/**
+ * `num`: digits, zero-padded on the left. `alpha`: upper-case ASCII, blank-padded on the right.
+ * `doc`: a CPF/CNPJ inscription number as FEBRABAN's adaptation for the alphanumeric CNPJ writes
+ * it: digits and upper-case letters, right-aligned and zero-padded on the left, so a numeric
+ * document is written exactly as the old numeric field did (docs/architecture.md).
+ */
+export type FieldKind = 'num' | 'alpha' | 'doc';
 
 /** [name, start, end, kind, constant?]: a constant is written whatever the values say. */
 export type FieldSpec = readonly [name: string, start: number, end: number, kind: FieldKind, constant?: string];
@@ -50,9 +55,10 @@ export function formatRecord(layout: Layout, values: Record<string, string | num
   for (const [name, start, end, kind, constant] of layout) {
     const size = end - start + 1;
     const raw = constant ?? values[name];
-    if (kind === 'num') {
+    if (kind === 'num' || kind === 'doc') {
       const digits = raw === undefined ? '' : String(raw);
-      if (!/^\d*$/.test(digits) || digits.length > size) throw new RangeError(`CNAB field ${name} (${start}-${end}) cannot hold "${digits}"`);
+      const allowed = kind === 'num' ? /^\d*$/ : /^[0-9A-Z]*$/;
+      if (!allowed.test(digits) || digits.length > size) throw new RangeError(`CNAB field ${name} (${start}-${end}) cannot hold "${digits}"`);
       line += digits.padStart(size, '0');
     } else {
       line += cnabText(raw === undefined ? '' : String(raw)).slice(0, size).padEnd(size, ' ');

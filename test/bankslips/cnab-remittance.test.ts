@@ -40,3 +40,47 @@ describe('remittance rules', () => {
     expect(() => remit(slipRow({ value: 10 ** 15 }))).toThrow(RangeError);
   });
 });
+
+describe('remittances of any size', () => {
+  it('more than 33,333 slips: several batches, a title never split, each batch numbered with its own sequence and trailer, the file trailer counting all', () => {
+    const titles = 40_000;
+    const entries = Array.from({ length: titles }, (_, i) => ({ slip: slipRow({ seq: i + 1, value: 100 + i, our_number: String(i + 1).padStart(15, '0') }), guarantor: { name: 'Loja', document: '11222333000181' } }));
+    const cancellations = [slipRow({ our_number: '999999999999999', value: 5 })];
+    const text = buildRemittance({ bankCode: '001', bank: loadConfig({}).bankSlip, date: '2026-03-02', now: new Date('2026-03-02T21:30:05.000Z'), entries, cancellations });
+    const lines = text.slice(0, -2).split('\r\n');
+    for (const line of [lines[0], lines[1], lines[lines.length - 1]]) expect(line).toHaveLength(240);
+    // Read back with FEBRABAN's positions: record type 8, batch 4-7, sequence 9-13, segment 14.
+    type Batch = { number: number; details: string[]; trailer: string };
+    const batches: Batch[] = [];
+    for (const line of lines.slice(1, -1)) {
+      const type = at(line, 8, 8);
+      if (type === '1') batches.push({ number: Number(at(line, 4, 7)), details: [], trailer: '' });
+      else if (type === '3') batches[batches.length - 1].details.push(line);
+      else if (type === '5') batches[batches.length - 1].trailer = line;
+      else throw new Error(`unexpected record type ${type}`);
+    }
+    expect(batches.map((b) => b.number)).toEqual([1, 2]);
+    expect(batches.map((b) => b.details.length)).toEqual([99_999, 3 * (titles - 33_333) + 1]);
+    let value = 0;
+    for (const batch of batches) {
+      const misnumbered = batch.details.filter((line, i) => Number(at(line, 4, 7)) !== batch.number || Number(at(line, 9, 13)) !== i + 1 || line.length !== 240);
+      expect(misnumbered).toEqual([]);
+      // P, Q, R of one slip together: every P of an entry is followed by its Q and R in the same batch.
+      const segments = batch.details.map((line) => at(line, 14, 14) + at(line, 16, 17)).join(',');
+      expect(segments.replace(/P01,Q01,R01,?/g, '').replace(/P02,?/g, '')).toBe('');
+      const entriesHere = batch.details.filter((line) => at(line, 14, 17) === 'P 01');
+      const total = entriesHere.reduce((sum, line) => sum + Number(at(line, 86, 100)), 0);
+      value += total;
+      expect(Number(at(batch.trailer, 4, 7))).toBe(batch.number);
+      expect(Number(at(batch.trailer, 18, 23))).toBe(batch.details.length + 2);
+      expect(Number(at(batch.trailer, 24, 29))).toBe(entriesHere.length);
+      expect(Number(at(batch.trailer, 30, 46))).toBe(total);
+    }
+    expect(value).toBe(Array.from({ length: titles }, (_, i) => 100 + i).reduce((a, b) => a + b, 0));
+    expect(at(batches[1].details[batches[1].details.length - 1], 14, 17)).toBe('P 02');
+    const trailer = lines[lines.length - 1];
+    expect(at(trailer, 8, 8)).toBe('9');
+    expect(Number(at(trailer, 18, 23))).toBe(2);
+    expect(Number(at(trailer, 24, 29))).toBe(lines.length);
+  });
+});

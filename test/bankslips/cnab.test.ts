@@ -77,19 +77,33 @@ describe(`CNAB 240 with the bank (${testDialect})`, () => {
     expect(at(header, 4, 8)).toBe('00000');
     expect(at(header, 18, 18)).toBe('2');
     expect(at(header, 19, 32)).toBe('11222333000181');
-    expect(at(header, 33, 52).trim()).toBe('1234567');
+    // Banco do Brasil's header (its manual's fields 07.0 BB1-BB5): convênio, 0014, carteira, variação, reserved.
+    expect(at(header, 33, 41)).toBe('001234567');
+    expect(at(header, 42, 45)).toBe('0014');
+    expect(at(header, 46, 47)).toBe('17');
+    expect(at(header, 48, 50)).toBe('019');
+    expect(at(header, 51, 52)).toBe('  ');
     expect(at(header, 53, 58)).toBe('000019');
     expect(at(header, 59, 71)).toBe('0000001234567');
     expect(at(header, 73, 102).trim()).toBe('GATEWAY SANDBOX PAGAMENTOS LTD');
     expect(at(header, 143, 143)).toBe('1');
     expect(at(header, 144, 151)).toBe(ddmmyyyy(day));
     expect(at(batch, 8, 11)).toBe('1R01');
+    expect(at(batch, 19, 33)).toBe('011222333000181');
+    // The batch header's (11.1 BB1-BB5): one position later than the file header's.
+    expect(at(batch, 34, 42)).toBe('001234567');
+    expect(at(batch, 43, 46)).toBe('0014');
+    expect(at(batch, 47, 48)).toBe('17');
+    expect(at(batch, 49, 51)).toBe('019');
+    expect(at(batch, 52, 53)).toBe('  ');
+    expect(at(batch, 54, 59)).toBe('000019');
     expect(at(batch, 192, 199)).toBe(ddmmyyyy(day));
 
     const [p, q, r] = lines.slice(2, 5);
     expect(at(p, 1, 17)).toBe('0010001300001P 01');
     expect(at(p, 18, 37)).toBe('00001' + '9' + '000000123456' + '7' + ' ');
     expect(at(p, 38, 57)).toBe(full.ourNumber.padEnd(20, ' '));
+    expect(at(p, 58, 58)).toBe('7'); // BB: carteira 17 modalidade simples
     expect(at(p, 63, 77)).toBe(full.ourNumber);
     expect(at(p, 78, 85)).toBe(ddmmyyyy(due));
     expect(at(p, 86, 100)).toBe('000000000123456');
@@ -374,6 +388,8 @@ describe(`BANK_SLIP_PROVIDER=cnab: registered when the bank confirms (${testDial
         BANK_SLIP_AGENCY: '4321-0',
         BANK_SLIP_ACCOUNT: '98765-4',
         BANK_SLIP_AGREEMENT: '7654321',
+        BANK_SLIP_WALLET: '11',
+        BANK_SLIP_WALLET_VARIATION: '27',
       },
     });
     m = await t.merchant({ api: 'integration' });
@@ -387,6 +403,9 @@ describe(`BANK_SLIP_PROVIDER=cnab: registered when the bank confirms (${testDial
     const remit = (await remittance(t, day)).body.split('\r\n');
     expect(at(remit[0], 19, 32)).toBe('11444777000161');
     expect(at(remit[0], 53, 72)).toBe('04321' + '0' + '000000098765' + '4' + ' ');
+    expect(at(remit[0], 33, 52)).toBe('007654321' + '0014' + '11' + '027' + '  ');
+    expect(at(remit[1], 34, 53)).toBe('007654321' + '0014' + '11' + '027' + '  ');
+    expect(at(remit[2], 58, 58)).toBe('1'); // carteira 11 simples
     const record: ReturnRecord = { movement: '02', ourNumber: slip.ourNumber, dueDate: slip.dueDate, valueCents: cents(slip.value) };
     expect((await importFile(t, returnFile([record]))).json()).toEqual({ applied: 1, unchanged: 0, rejected: 0, errors: [] });
     expect(await information(t, m, slip.id)).toMatchObject({ statusBill: 2, statusIntegration: 2 });
@@ -397,5 +416,18 @@ describe(`BANK_SLIP_PROVIDER=cnab: registered when the bank confirms (${testDial
     const { loadConfig } = await import('../../src/config.js');
     expect(() => loadConfig({ BANK_SLIP_PROVIDER: 'cnab', BANK_SLIP_AGENCY: '1' })).toThrow(/BANK_SLIP_BENEFICIARY_NAME/);
     expect(() => loadConfig({ BANK_SLIP_PROVIDER: 'bank' })).toThrow(/BANK_SLIP_PROVIDER/);
+    const account = {
+      BANK_SLIP_PROVIDER: 'cnab', BANK_SLIP_BENEFICIARY_NAME: 'Op', BANK_SLIP_BENEFICIARY_DOCUMENT: '11444777000161', BANK_SLIP_BENEFICIARY_ADDRESS: 'Rua Um, 1',
+      BANK_SLIP_AGENCY: '4321-0', BANK_SLIP_ACCOUNT: '98765-4', BANK_SLIP_AGREEMENT: '7654321',
+    };
+    // Banco do Brasil's carteira and variação are required with cnab, and checked against its manual.
+    expect(() => loadConfig(account)).toThrow(/BANK_SLIP_WALLET, BANK_SLIP_WALLET_VARIATION/);
+    expect(() => loadConfig({ ...account, BANK_SLIP_WALLET: '1', BANK_SLIP_WALLET_VARIATION: '19' })).toThrow(/Banco do Brasil carteira/);
+    expect(() => loadConfig({ ...account, BANK_SLIP_WALLET: '17', BANK_SLIP_WALLET_VARIATION: '0190' })).toThrow(/BANK_SLIP_WALLET_VARIATION/);
+    expect(() => loadConfig({ ...account, BANK_SLIP_WALLET: '17', BANK_SLIP_WALLET_VARIATION: '19', BANK_SLIP_AGREEMENT: '1234567890' })).toThrow(/9 digits/);
+    expect(loadConfig({ ...account, BANK_SLIP_WALLET: '17', BANK_SLIP_WALLET_VARIATION: '19' }).bankSlip).toMatchObject({ wallet: '17', walletVariation: '19' });
+    // Another bank: FEBRABAN's generic layout, whose carteira is its code 1 to 5.
+    expect(() => loadConfig({ ...account, BANK_SLIP_BANK_CODE: '237', BANK_SLIP_WALLET: '9' })).toThrow(/carteira code 1 to 5/);
+    expect(loadConfig({ ...account, BANK_SLIP_BANK_CODE: '237', BANK_SLIP_WALLET: '2' }).bankSlip.wallet).toBe('2');
   });
 });

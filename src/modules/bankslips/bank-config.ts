@@ -1,3 +1,4 @@
+import { bankLayout } from '../../domain/cnab240-banks.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 
 /**
@@ -21,8 +22,10 @@ export interface BankConfig {
   account: string;
   accountDv: string;
   agreement: string;
-  /** Carteira as the bank names it (printed on the slip). */
+  /** Carteira as the bank names it (printed on the slip; segment P position 58 is derived from it). */
   wallet: string;
+  /** Variação da carteira (Banco do Brasil's file and batch headers); '' when not set. */
+  walletVariation: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -40,7 +43,11 @@ const SANDBOX: Omit<BankConfig, 'provider'> = {
   accountDv: '7',
   agreement: '1234567',
   wallet: '1',
+  walletVariation: '',
 };
+
+/** The sandbox's carteira where the bank's layout names its own (a slip of BB's most common carteira 17, variação 019). */
+const SANDBOX_WALLETS: Record<string, { wallet: string; walletVariation: string }> = { '001': { wallet: '17', walletVariation: '019' } };
 
 const REQUIRED = ['BANK_SLIP_BENEFICIARY_NAME', 'BANK_SLIP_BENEFICIARY_DOCUMENT', 'BANK_SLIP_BENEFICIARY_ADDRESS', 'BANK_SLIP_AGENCY', 'BANK_SLIP_ACCOUNT', 'BANK_SLIP_AGREEMENT'] as const;
 
@@ -55,18 +62,26 @@ export function loadBankConfig(env: Env, fail: Fail): BankConfig {
   const provider = (env.BANK_SLIP_PROVIDER?.trim() || 'sandbox') as BankConfig['provider'];
   if (provider !== 'sandbox' && provider !== 'cnab') fail(`BANK_SLIP_PROVIDER must be "sandbox" or "cnab", got "${provider}"`);
   const set = (name: string) => env[name]?.trim() || undefined;
+  const bankCode = env.BANK_SLIP_BANK_CODE?.trim() || '001';
+  const layout = bankLayout(bankCode);
   if (provider === 'cnab') {
-    const missing = REQUIRED.filter((name) => set(name) === undefined);
+    const missing = [...REQUIRED, ...layout.requiredSettings].filter((name) => set(name) === undefined);
     if (missing.length) fail(`BANK_SLIP_PROVIDER=cnab needs ${missing.join(', ')} (the bank's remittance files and the printed slip carry them)`);
   }
   const [agency, agencyDv] = numberWithDv(set('BANK_SLIP_AGENCY') ?? `${SANDBOX.agency}-${SANDBOX.agencyDv}`, 'BANK_SLIP_AGENCY', 5, fail);
   const [account, accountDv] = numberWithDv(set('BANK_SLIP_ACCOUNT') ?? `${SANDBOX.account}-${SANDBOX.accountDv}`, 'BANK_SLIP_ACCOUNT', 12, fail);
   const document = set('BANK_SLIP_BENEFICIARY_DOCUMENT') ?? SANDBOX.beneficiaryDocument;
   if (!isValidCpfOrCnpj(document)) fail('BANK_SLIP_BENEFICIARY_DOCUMENT must be a valid CPF or CNPJ, digits only');
+  // The layout's own rules (src/domain/cnab240-banks.ts): what its file fields can carry.
+  const defaults = SANDBOX_WALLETS[bankCode] ?? SANDBOX;
   const agreement = set('BANK_SLIP_AGREEMENT') ?? SANDBOX.agreement;
-  if (agreement.length > 20) fail('BANK_SLIP_AGREEMENT (convênio) must be at most 20 characters');
-  const wallet = set('BANK_SLIP_WALLET') ?? SANDBOX.wallet;
-  if (!/^\d{1,3}$/.test(wallet)) fail(`BANK_SLIP_WALLET (carteira) must be 1 to 3 digits, got "${wallet}"`);
+  const agreementProblem = layout.checkAgreement(agreement);
+  if (agreementProblem) fail(agreementProblem);
+  const wallet = set('BANK_SLIP_WALLET') ?? defaults.wallet;
+  const walletVariation = set('BANK_SLIP_WALLET_VARIATION') ?? defaults.walletVariation;
+  if (walletVariation !== '' && !/^\d{1,3}$/.test(walletVariation)) fail(`BANK_SLIP_WALLET_VARIATION (variação da carteira) must be 1 to 3 digits, got "${walletVariation}"`);
+  const walletProblem = layout.checkWallet(wallet, walletVariation);
+  if (walletProblem) fail(walletProblem);
   return {
     provider,
     bankName: set('BANK_SLIP_BANK_NAME') ?? SANDBOX.bankName,
@@ -79,5 +94,6 @@ export function loadBankConfig(env: Env, fail: Fail): BankConfig {
     accountDv,
     agreement,
     wallet,
+    walletVariation,
   };
 }

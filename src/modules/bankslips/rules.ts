@@ -33,9 +33,11 @@ const VALUE_PROBLEMS: Record<DecimalError, string> = {
 /**
  * The issue rules a JSON schema cannot say (contract section 10): payer CPF/CNPJ check digits,
  * value with 2 decimals, due date not in the past, overdue terms that agree with each other.
- * Every problem in one 400, each tagged with its field path.
+ * Every problem in one 400, each tagged with its field path. `alphanumericCnpj`: whether the
+ * configured bank's layout carries the alphanumeric CNPJ (src/domain/cnab240-banks.ts); if not,
+ * such a payer is refused here rather than breaking the day's files later.
  */
-export function checkIssueRules(body: IssueBody, today: string): IssueInput {
+export function checkIssueRules(body: IssueBody, today: string, alphanumericCnpj = true): IssueInput {
   const errors: ErrorItem[] = [];
   const problem = (tag: string, description: string) => errors.push({ tag, description });
 
@@ -48,6 +50,9 @@ export function checkIssueRules(body: IssueBody, today: string): IssueInput {
 
   const { payer } = body;
   if (!isValidCpfOrCnpj(payer.document)) problem('payer.document', 'payer.document must be a valid CPF or CNPJ, digits only (no mask).');
+  else if (!alphanumericCnpj && /[A-Z]/.test(payer.document)) {
+    problem('payer.document', "payer.document is an alphanumeric CNPJ, which the configured bank's CNAB layout cannot carry yet.");
+  }
   for (const field of ['name', 'streetAndNumber', 'city', 'neighborhood'] as const) {
     if (payer[field].trim() === '') problem(`payer.${field}`, `payer.${field} must not be blank.`);
   }

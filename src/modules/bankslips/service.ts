@@ -13,6 +13,7 @@ import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
 import { bankSlipsRepository as repo, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { INTEGRATION, STATUS, type BankSlipRow } from './row.js';
+import { bankLayout } from '../../domain/cnab240-banks.js';
 import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
@@ -43,7 +44,7 @@ export class BankSlipService {
     const { ctx } = this;
     const now = ctx.clock.now();
     const at = now.toISOString();
-    const input = checkIssueRules(body, toIsoDate(now));
+    const input = checkIssueRules(body, toIsoDate(now), bankLayout(ctx.config.bankSlipBankCode).alphanumericCnpj);
     const id = randomUUID();
     const row = await ctx.database.db.transaction().execute(async (trx) => {
       const row = await repo.insert(trx, {

@@ -18,6 +18,15 @@ export interface ImportSummary {
   errors: LineError[];
 }
 
+/**
+ * Our numbers have 15 digits (free-field.ts). FEBRABAN's nosso número field (T 38-57) is
+ * alphanumeric, left-aligned with blanks, but some banks and libraries write it right-aligned
+ * with zeros to its 20 positions: both name the same slip.
+ */
+export function ourNumberKey(text: string): string {
+  return /^0+\d{15}$/.test(text) ? text.slice(-15) : text;
+}
+
 /** Our numbers looked up per query (well under every engine's bound-parameter limit). */
 const LOOKUP_CHUNK = 500;
 
@@ -50,6 +59,7 @@ export async function remittanceOf(ctx: BankSlipDeps, date: string): Promise<str
  */
 export async function importReturnFile(ctx: BankSlipDeps, text: string): Promise<{ ok: boolean; summary: ImportSummary }> {
   const parsed = parseReturnFile(text);
+  for (const item of parsed.items) item.ourNumber = ourNumberKey(item.ourNumber);
   const errors = [...parsed.errors];
   if (parsed.bankCode && parsed.bankCode !== ctx.config.bankSlipBankCode) {
     errors.push({ line: 1, description: `the file is from bank ${parsed.bankCode}; this gateway's slips are with bank ${ctx.config.bankSlipBankCode}` });

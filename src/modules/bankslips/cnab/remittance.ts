@@ -1,10 +1,10 @@
 import { addDays, daysBetween, nextBusinessDay, toDayNumber } from '../../../domain/calendar.js';
-import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
-import { BATCH_HEADER, BATCH_LAYOUT_VERSION, BATCH_TRAILER, FILE_HEADER, FILE_LAYOUT_VERSION, FILE_TRAILER, SEGMENT_P, SEGMENT_Q, SEGMENT_R } from '../../../domain/cnab240-layout.js';
+import { cnabDate, formatRecord, type Layout } from '../../../domain/cnab240.js';
+import { bankLayout, type BankLayout } from '../../../domain/cnab240-banks.js';
 import { roundHalfUp } from '../../../domain/money.js';
 import type { BankConfig } from '../bank-config.js';
 import type { BankSlipRow } from '../row.js';
-import { REMITTANCE, SPECIES, WALLET_SIMPLE } from './codes.js';
+import { REMITTANCE, SPECIES } from './codes.js';
 
 /** The sacador/avalista printed and sent for a slip: the merchant it was issued for. */
 export interface Guarantor {
@@ -40,76 +40,166 @@ export function writeOffTerms(slip: Pick<BankSlipRow, 'due_date' | 'overdue_allo
   return days > 999 ? { code: '2', days: '' } : { code: '1', days: String(days).padStart(3, '0') };
 }
 
+/** A batch's record sequence has 5 digits (positions 9-13): at most this many detail records a batch. */
+export const MAX_BATCH_DETAILS = 99_999;
+
+type Values = Record<string, string | number | bigint | undefined>;
+/** One detail record: its layout, segment letter, movement and values. */
+type Detail = [layout: Layout, segment: string, movement: string, values: Values];
+
 /**
- * The remittance file (remessa) of one day: file header, one batch of cobrança with segments
- * P, Q and R for every new slip and a segment P "pedido de baixa" for every cancelled one, the
- * batch trailer and the file trailer, lines ended by CRLF as banks read them. The file number
- * (NSA) is the day's number since 1970, so writing the same day's file again gives the same
- * number and banks refuse a duplicate instead of registering slips twice.
+ * The remittance file (remessa) of one day, in the configured bank's layout: file header,
+ * batches of cobrança with segments P, Q and R for every new slip and a segment P "pedido de
+ * baixa" for every cancelled one, each batch with its trailer, and the file trailer; lines
+ * ended by CRLF as banks read them. The file number (NSA) is the day's number since 1970, so
+ * writing the same day's file again gives the same number and banks refuse a duplicate instead
+ * of registering slips twice.
  */
 export function buildRemittance(input: RemittanceInput): string {
-  const { bank, bankCode, date } = input;
-  const lines = fileHeaders(bankCode, bank, date, input.now, 'remessa');
-  let sequence = 0;
-  let total = 0n;
-  const detail = (layout: typeof SEGMENT_P, segment: string, movement: string, values: Record<string, string | number | bigint | undefined>) =>
-    lines.push(formatRecord(layout, { bank: bankCode, batch: '1', sequence: String(++sequence), segment, movement, ...values }));
+  const { bank, bankCode } = input;
+  const layout = bankLayout(bankCode);
+  const file = new CnabFileWriter(bankCode, bank, input.date, input.now, 'remessa');
   for (const { slip, guarantor } of input.entries) {
-    total += BigInt(slip.value);
-    detail(SEGMENT_P, 'P', REMITTANCE.entry, segmentP(slip, bank));
-    detail(SEGMENT_Q, 'Q', REMITTANCE.entry, segmentQ(slip, guarantor));
-    detail(SEGMENT_R, 'R', REMITTANCE.entry, segmentR(slip));
+    file.title(BigInt(slip.value), [
+      [layout.segmentP, 'P', REMITTANCE.entry, segmentP(slip, bank, bankCode)],
+      [layout.segmentQ, 'Q', REMITTANCE.entry, segmentQ(slip, guarantor)],
+      [layout.segmentR, 'R', REMITTANCE.entry, segmentR(slip)],
+    ]);
   }
-  for (const slip of input.cancellations) detail(SEGMENT_P, 'P', REMITTANCE.writeOff, segmentP(slip, bank));
-  return fileEnd(bankCode, lines, sequence, { simpleCount: String(input.entries.length), simpleTotal: total });
+  // A write-off request is not a title entering the bank: not counted in the batch's totals.
+  for (const slip of input.cancellations) file.title(null, [[layout.segmentP, 'P', REMITTANCE.writeOff, segmentP(slip, bank, bankCode)]]);
+  return file.end();
 }
 
 /**
- * The file header and the batch header of a one-batch cobrança file, remessa or retorno (the
- * sandbox writes the bank's return with the same headers). The file number (NSA) is the day's
- * number since 1970.
+ * Writes a cobrança file of any size: a title's records (P, Q, R) stay in one batch, and a new
+ * batch starts when the next title would overflow the 5-digit record sequence. Each batch
+ * trailer counts its own records (header and trailer included) and its titles in cobrança
+ * simples (count and value, positions 24-46); the file trailer counts batches and every record.
  */
-export function fileHeaders(bankCode: string, bank: BankConfig, date: string, now: Date, kind: 'remessa' | 'retorno'): string[] {
-  const nsa = String(toDayNumber(date));
-  const company = {
+export class CnabFileWriter {
+  private readonly layout: BankLayout;
+  private readonly lines: string[] = [];
+  private batch = 0;
+  private details = 0;
+  private count = 0;
+  private total = 0n;
+
+  constructor(
+    private readonly bankCode: string,
+    private readonly bank: BankConfig,
+    private readonly date: string,
+    private readonly now: Date,
+    private readonly kind: 'remessa' | 'retorno',
+  ) {
+    this.layout = bankLayout(bankCode);
+    this.lines.push(formatRecord(this.layout.fileHeader, fileHeaderValues(bankCode, bank, date, now, kind)));
+  }
+
+  /** One title's records; `valueCents` null for records that are not a title in cobrança (a write-off request). */
+  title(valueCents: bigint | null, records: Detail[]): void {
+    if (this.batch === 0 || this.details + records.length > MAX_BATCH_DETAILS) this.openBatch();
+    for (const [layout, segment, movement, values] of records) {
+      this.lines.push(formatRecord(layout, { bank: this.bankCode, batch: String(this.batch), sequence: String(++this.details), segment, movement, ...values }));
+    }
+    if (valueCents !== null) {
+      this.count++;
+      this.total += valueCents;
+    }
+  }
+
+  /** The whole file, CRLF-ended; a day without titles still has one (empty) batch. */
+  end(): string {
+    if (this.batch === 0) this.openBatch();
+    this.closeBatch();
+    this.lines.push(formatRecord(this.layout.fileTrailer, { bank: this.bankCode, batches: String(this.batch), records: String(this.lines.length + 1) }));
+    return `${this.lines.join('\r\n')}\r\n`;
+  }
+
+  private openBatch(): void {
+    if (this.batch > 0) this.closeBatch();
+    this.batch++;
+    this.details = 0;
+    this.count = 0;
+    this.total = 0n;
+    this.lines.push(formatRecord(this.layout.batchHeader, batchHeaderValues(this.bankCode, this.bank, this.date, this.kind, this.batch)));
+  }
+
+  private closeBatch(): void {
+    this.lines.push(
+      formatRecord(this.layout.batchTrailer, { bank: this.bankCode, batch: String(this.batch), records: String(this.details + 2), simpleCount: String(this.count), simpleTotal: this.total }),
+    );
+  }
+}
+
+/** The beneficiary's account as every header carries it, with the bank's convênio pieces (BB: carteira and variação). */
+function companyValues(bankCode: string, bank: BankConfig): Values {
+  return {
     bank: bankCode,
     companyDocumentType: documentType(bank.beneficiaryDocument),
     companyDocument: bank.beneficiaryDocument,
     agreement: bank.agreement,
+    wallet: bank.wallet,
+    walletVariation: bank.walletVariation,
     agency: bank.agency,
     agencyDv: bank.agencyDv,
     account: bank.account,
     accountDv: bank.accountDv,
     companyName: bank.beneficiaryName,
   };
-  const iso = now.toISOString();
-  return [
-    formatRecord(FILE_HEADER, {
-      ...company,
-      bankName: bank.bankName,
-      direction: kind === 'remessa' ? '1' : '2',
-      generatedDate: cnabDate(iso.slice(0, 10)),
-      generatedTime: iso.slice(11, 19).replaceAll(':', ''),
-      fileNumber: nsa,
-      layoutVersion: FILE_LAYOUT_VERSION,
-    }),
-    formatRecord(BATCH_HEADER, { ...company, batch: '1', operation: kind === 'remessa' ? 'R' : 'T', layoutVersion: BATCH_LAYOUT_VERSION, fileNumber: nsa, recordedDate: cnabDate(date) }),
-  ];
 }
 
-/** The batch and file trailers (counts include every header and trailer), then the whole file, CRLF-ended. */
+function fileHeaderValues(bankCode: string, bank: BankConfig, date: string, now: Date, kind: 'remessa' | 'retorno'): Values {
+  const iso = now.toISOString();
+  return {
+    ...companyValues(bankCode, bank),
+    bankName: bank.bankName,
+    direction: kind === 'remessa' ? '1' : '2',
+    generatedDate: cnabDate(iso.slice(0, 10)),
+    generatedTime: iso.slice(11, 19).replaceAll(':', ''),
+    fileNumber: String(toDayNumber(date)),
+    layoutVersion: bankLayout(bankCode).fileLayoutVersion,
+  };
+}
+
+function batchHeaderValues(bankCode: string, bank: BankConfig, date: string, kind: 'remessa' | 'retorno', batch: number): Values {
+  return {
+    ...companyValues(bankCode, bank),
+    batch: String(batch),
+    operation: kind === 'remessa' ? 'R' : 'T',
+    layoutVersion: bankLayout(bankCode).batchLayoutVersion,
+    fileNumber: String(toDayNumber(date)),
+    recordedDate: cnabDate(date),
+  };
+}
+
+/**
+ * The file header and the batch header of a one-batch cobrança file, remessa or retorno, in the
+ * bank's layout (the sandbox writes the bank's return with the same headers). The file number
+ * (NSA) is the day's number since 1970.
+ */
+export function fileHeaders(bankCode: string, bank: BankConfig, date: string, now: Date, kind: 'remessa' | 'retorno'): string[] {
+  const layout = bankLayout(bankCode);
+  return [formatRecord(layout.fileHeader, fileHeaderValues(bankCode, bank, date, now, kind)), formatRecord(layout.batchHeader, batchHeaderValues(bankCode, bank, date, kind, 1))];
+}
+
+/**
+ * The trailers of a one-batch file (counts include every header and trailer), then the whole
+ * file, CRLF-ended. `totals`: the batch's titles in cobrança simples (simpleCount, simpleTotal).
+ */
 export function fileEnd(bankCode: string, lines: string[], details: number, totals: Record<string, string | bigint> = {}): string {
-  lines.push(formatRecord(BATCH_TRAILER, { bank: bankCode, batch: '1', records: String(details + 2), ...totals }));
-  lines.push(formatRecord(FILE_TRAILER, { bank: bankCode, batches: '1', records: String(lines.length + 1) }));
+  const layout = bankLayout(bankCode);
+  lines.push(formatRecord(layout.batchTrailer, { bank: bankCode, batch: '1', records: String(details + 2), ...totals }));
+  lines.push(formatRecord(layout.fileTrailer, { bank: bankCode, batches: '1', records: String(lines.length + 1) }));
   return `${lines.join('\r\n')}\r\n`;
 }
 
 /** 1 CPF, 2 CNPJ. */
 export const documentType = (document: string) => (document.length === 11 ? '1' : '2');
-/** CPF/CNPJ right-aligned in 15 positions; the alphanumeric CNPJ (2026) is written as it is. */
-export const document15 = (document: string) => document.padStart(15, '0');
+/** CPF/CNPJ for a 15-position `doc` field (the field pads it: right-aligned, zeros on the left). */
+export const document15 = (document: string) => document;
 
-function segmentP(slip: BankSlipRow, bank: BankConfig) {
+function segmentP(slip: BankSlipRow, bank: BankConfig, bankCode: string) {
   const late = slip.overdue_allow === 1;
   const interest = late && slip.overdue_interest_percent > 0;
   const writeOff = writeOffTerms(slip);
@@ -119,7 +209,7 @@ function segmentP(slip: BankSlipRow, bank: BankConfig) {
     account: bank.account,
     accountDv: bank.accountDv,
     ourNumber: slip.our_number ?? '',
-    wallet: WALLET_SIMPLE,
+    wallet: bankLayout(bankCode).walletCode(bank.wallet),
     documentNumber: slip.our_number ?? '',
     dueDate: cnabDate(slip.due_date),
     value: BigInt(slip.value),

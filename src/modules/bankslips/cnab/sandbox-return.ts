@@ -18,7 +18,12 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
   const { bankSlipBankCode: bankCode, bankSlip: bank } = ctx.config;
   const lines = fileHeaders(bankCode, bank, date, ctx.clock.now(), 'retorno');
   let sequence = 0;
+  // The batch trailer's titles in cobrança simples (24-29 count, 30-46 value): one per T/U pair.
+  let titles = 0;
+  let total = 0n;
   const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>) => {
+    titles++;
+    total += BigInt(slip.value);
     const start = { bank: bankCode, batch: '1', movement };
     lines.push(
       formatRecord(SEGMENT_T, {
@@ -53,5 +58,5 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
       creditDate: cnabDate(slip.credit_date),
     });
   }
-  return fileEnd(bankCode, lines, sequence);
+  return fileEnd(bankCode, lines, sequence, { simpleCount: String(titles), simpleTotal: total });
 }
