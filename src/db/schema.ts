@@ -437,8 +437,8 @@ export interface PixDueChargesTable {
   /** Terms of a charge with a due date: percents scaled by 10^4; a fixed discount until a date. */
   penalty_percent: Generated<number>;
   interest_percent: Generated<number>;
-  discount_amount: Generated<number>;
-  discount_until: Generated<string | null>;
+  /** JSON [{amountCents, until}]: the slip's discounts. */
+  discounts: Generated<string>;
 }
 
 export interface BankSlipsTable {

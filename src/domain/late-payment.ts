@@ -16,7 +16,8 @@ export interface OverdueTerms {
   dateLimit: string | null;
   penaltyPercent: bigint;
   interestPercentPerMonth: bigint;
-  discount?: EarlyDiscount | null;
+  /** Up to three (FEBRABAN's, the API Pix's), by date: the first whose date is not past applies. */
+  discounts?: readonly EarlyDiscount[];
 }
 
 export const PERCENT_DECIMALS = 4;
@@ -28,7 +29,7 @@ export type Settlement =
 /**
  * What a payer owes on `paymentDate` for a slip of `valueCents`.
  *
- * - Paid on or before the discount's date: the value less the discount.
+ * - Paid on or before a discount's date: the value less the first such discount (by date).
  * - A slip due on a weekend or bank holiday is paid at face value on the next business day
  *   (banks are closed on the due date), so charges start only after that day.
  * - Late: the penalty is `penaltyPercent` of the value, once; interest is simple and pro rata
@@ -38,7 +39,7 @@ export type Settlement =
  */
 export function settlementOn(valueCents: bigint, terms: OverdueTerms, paymentDate: string): Settlement {
   if (paymentDate <= nextBusinessDay(terms.dueDate)) {
-    const discount = terms.discount && paymentDate <= terms.discount.until ? terms.discount.amountCents : 0n;
+    const discount = [...(terms.discounts ?? [])].sort((a, b) => (a.until < b.until ? -1 : 1)).find((d) => paymentDate <= d.until)?.amountCents ?? 0n;
     return { ok: true, daysLate: 0, penalty: 0n, interest: 0n, discount, total: valueCents - discount };
   }
   if (!terms.allow) return { ok: false, reason: 'overdue_not_allowed' };

@@ -21,8 +21,8 @@ export interface NewProviderDueCharge {
   /** Percents scaled by 10^4 (2% = 20000n): the penalty once after the due date, simple interest a month pro rata per calendar day. */
   penaltyPercent: bigint;
   interestPercentPerMonth: bigint;
-  /** A fixed amount off when paid on or before `until`. */
-  discount: { amountCents: bigint; until: string } | null;
+  /** Up to three fixed amounts off, each when paid on or before its `until`. */
+  discounts: { amountCents: bigint; until: string }[];
   description?: string;
 }
 

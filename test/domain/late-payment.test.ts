@@ -43,11 +43,15 @@ describe('late payment arithmetic', () => {
     expect(settlementOn(100_000n, terms(), '2027-01-11')).toEqual({ ok: false, reason: 'past_date_limit' });
   });
 
-  it('a discount applies on or before its date only, and never with late charges', () => {
-    const discounted = terms({ discount: { amountCents: 5_000n, until: '2026-12-05' } });
+  it('a discount applies on or before its date only (the earliest such of up to three), and never with late charges', () => {
+    const discounted = terms({ discounts: [{ amountCents: 5_000n, until: '2026-12-05' }] });
     expect(settlementOn(100_000n, discounted, '2026-12-05')).toMatchObject({ discount: 5_000n, total: 95_000n });
     expect(settlementOn(100_000n, discounted, '2026-12-06')).toMatchObject({ discount: 0n, total: 100_000n });
     expect(settlementOn(100_000n, discounted, '2026-12-11')).toMatchObject({ discount: 0n, penalty: 2_000n, total: 102_033n });
+    const stepped = terms({ discounts: [{ amountCents: 1_000n, until: '2026-12-10' }, { amountCents: 3_000n, until: '2026-12-01' }, { amountCents: 2_000n, until: '2026-12-05' }] });
+    expect(settlementOn(100_000n, stepped, '2026-12-01')).toMatchObject({ discount: 3_000n });
+    expect(settlementOn(100_000n, stepped, '2026-12-02')).toMatchObject({ discount: 2_000n });
+    expect(settlementOn(100_000n, stepped, '2026-12-10')).toMatchObject({ discount: 1_000n, total: 99_000n });
   });
 });
 

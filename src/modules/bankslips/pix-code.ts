@@ -19,6 +19,6 @@ export function dueChargeOf(slip: BankSlipRow, merchantName: string) {
     payer: { document: slip.payer_document, name: slip.payer_name },
     penaltyPercent: late ? BigInt(slip.overdue_penalty_percent) : 0n,
     interestPercentPerMonth: late ? BigInt(slip.overdue_interest_percent) : 0n,
-    discount: null,
+    discounts: [],
   };
 }

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { PixProvider } from '../../pix-provider/types.js';
-import { providerDueCharge } from './due-terms.js';
+import { discountsJson, providerDueCharge } from './due-terms.js';
 
 /** Merchants have no city on record yet; the BR Code requires one (field 60). */
 const MERCHANT_CITY = 'SAO PAULO';
@@ -20,7 +20,7 @@ export interface NewDueCharge {
   /** The slip's terms, scaled by 10^4: its Pix asks the same amount as the slip on any day. */
   penaltyPercent: bigint;
   interestPercentPerMonth: bigint;
-  discount: { amountCents: bigint; until: string } | null;
+  discounts: { amountCents: bigint; until: string }[];
 }
 
 /** Who a slip's Pix code belongs to: told when it is paid (throws to refuse), asked whether it can still be. */
@@ -61,8 +61,7 @@ export class DueCharges {
       payer_name: input.payer.name,
       penalty_percent: Number(input.penaltyPercent),
       interest_percent: Number(input.interestPercentPerMonth),
-      discount_amount: Number(input.discount?.amountCents ?? 0n),
-      discount_until: input.discount?.until ?? null,
+      discounts: discountsJson(input.discounts),
     };
     const locationUrl = await this.deps.locate(() => this.deps.provider.createDueCharge(providerDueCharge(txid, row)));
     // No amount in the code: the payer's bank reads the day's amount at the location.

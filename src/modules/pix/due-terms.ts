@@ -1,6 +1,6 @@
 import { addDays, isIsoDate, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
-import { lastPayableDay, PERCENT_DECIMALS, settlementOn, type OverdueTerms, type Settlement } from '../../domain/late-payment.js';
+import { lastPayableDay, PERCENT_DECIMALS, settlementOn, type EarlyDiscount, type OverdueTerms, type Settlement } from '../../domain/late-payment.js';
 import { formatFixed, parseDecimal, type DecimalSpec } from '../../domain/money.js';
 import { ApiError, type ErrorItem } from '../../http/errors.js';
 import type { NewProviderDueCharge } from '../../pix-provider/types.js';
@@ -30,8 +30,11 @@ export interface DueTermsColumns {
   days_after_due: number;
   penalty_percent: number | string | bigint;
   interest_percent: number | string | bigint;
-  discount_amount: number | string | bigint;
-  discount_until: string | null;
+  /** A charge's one discount (pix_charges)... */
+  discount_amount?: number | string | bigint;
+  discount_until?: string | null;
+  /** ...or a slip's up to three (pix_due_charges), JSON `[{amountCents, until}]` with cents as strings. */
+  discounts?: string;
 }
 
 export interface NewDueTerms {
@@ -106,9 +109,18 @@ export function overdueTermsOf(row: DueTermsColumns): OverdueTerms {
     dateLimit: lastPayableDay(row.due_date, row.days_after_due),
     penaltyPercent: BigInt(row.penalty_percent),
     interestPercentPerMonth: BigInt(row.interest_percent),
-    discount: BigInt(row.discount_amount) > 0n && row.discount_until ? { amountCents: BigInt(row.discount_amount), until: row.discount_until } : null,
+    discounts: discountsOf(row),
   };
 }
+
+/** The discounts of either table's row, by date. */
+export function discountsOf(row: Pick<DueTermsColumns, 'discount_amount' | 'discount_until' | 'discounts'>): EarlyDiscount[] {
+  if (row.discounts !== undefined) return (JSON.parse(row.discounts) as { amountCents: string; until: string }[]).map((d) => ({ amountCents: BigInt(d.amountCents), until: d.until }));
+  return row.discount_until && BigInt(row.discount_amount ?? 0) > 0n ? [{ amountCents: BigInt(row.discount_amount ?? 0), until: row.discount_until }] : [];
+}
+
+/** Discounts as `pix_due_charges.discounts` keeps them. */
+export const discountsJson = (discounts: readonly EarlyDiscount[]): string => JSON.stringify(discounts.map((d) => ({ amountCents: String(d.amountCents), until: d.until })));
 
 /** What the payer owes on `date` (YYYY-MM-DD), or why the charge cannot be paid that day. */
 export function amountDueOn(row: DueTermsColumns, date: string): Settlement {
@@ -136,7 +148,7 @@ export function providerDueCharge(txid: string, row: DueTermsColumns & { payer_d
     payer: { document: row.payer_document, name: row.payer_name },
     penaltyPercent: terms.penaltyPercent,
     interestPercentPerMonth: terms.interestPercentPerMonth,
-    discount: terms.discount ?? null,
+    discounts: [...(terms.discounts ?? [])],
     ...(description ? { description } : {}),
   };
 }

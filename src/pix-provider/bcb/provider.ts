@@ -123,7 +123,7 @@ const PERCENT_SCALE = 100n;
  * The `valor` of a `cobv`: the penalty as a percent (modalidade 2), or as its fixed amount
  * (modalidade 1) when the percent has more decimals than `valorPerc` holds (the amount is the
  * same, to the cent); interest as a percent a month over calendar days (modalidade 3); the
- * discount as a fixed amount until a date (modalidade 1).
+ * discounts as fixed amounts until their dates (modalidade 1, up to three).
  */
 function cobvValor(charge: NewProviderDueCharge) {
   const valor: Record<string, unknown> = { original: toValor(charge.amountCents) };
@@ -136,6 +136,6 @@ function cobvValor(charge: NewProviderDueCharge) {
     if (charge.interestPercentPerMonth % PERCENT_SCALE !== 0n) throw new PixProviderRefused('the API Pix takes interest with at most 2 decimals');
     valor.juros = { modalidade: 3, valorPerc: formatFixed(charge.interestPercentPerMonth / PERCENT_SCALE, 2) };
   }
-  if (charge.discount) valor.desconto = { modalidade: 1, descontoDataFixa: [{ data: charge.discount.until, valorPerc: toValor(charge.discount.amountCents) }] };
+  if (charge.discounts.length) valor.desconto = { modalidade: 1, descontoDataFixa: charge.discounts.map((d) => ({ data: d.until, valorPerc: toValor(d.amountCents) })) };
   return valor;
 }
