@@ -134,6 +134,21 @@ export const bankSlipsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /**
+   * Marks an uncancelled slip in statusBill `from` cancelled (moving it to `to`). False when a
+   * concurrent change won (a payment, the overdue job, the bank's write-off).
+   */
+  async cancel(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable>): Promise<boolean> {
+    const result = await db
+      .updateTable('bankslips')
+      .set({ ...fields, status_bill: to, updated_at: at })
+      .where('id', '=', slipId)
+      .where('status_bill', '=', from)
+      .where('canceled_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
   /** Slips by our number (a return file's records); at most a few hundred per call. */
   async findByOurNumbers(db: Executor, ourNumbers: string[]): Promise<BankSlipRow[]> {
     if (ourNumbers.length === 0) return [];
@@ -143,7 +158,8 @@ export const bankSlipsRepository = {
   /**
    * A day's remittance: the slips issued that day that have a barcode (a slip still
    * registering, or failed, has nothing the bank could register), and the slips a merchant
-   * cancelled that day (a write-off the bank reported itself is not sent back). In seq order.
+   * cancelled that day (a write-off the bank reported itself is not sent back; a slip cancelled
+   * before registration was never sent, so it has no write-off either). In seq order.
    */
   async forRemittance(db: Executor, date: string, nextDate: string): Promise<{ issued: BankSlipRow[]; cancelled: BankSlipRow[] }> {
     const issued = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('bar_code', 'is not', null).orderBy('seq').execute();
@@ -153,6 +169,7 @@ export const bankSlipsRepository = {
       .where('canceled_at', '>=', date)
       .where('canceled_at', '<', nextDate)
       .where('canceled_by', '=', 'merchant')
+      .where('bar_code', 'is not', null)
       .orderBy('seq')
       .execute();
     return { issued, cancelled };

@@ -8,6 +8,7 @@ import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps }
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { payBankSlip, type PayOptions } from './payment.js';
+import { cancelBankSlip } from './cancel.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
 import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
@@ -128,7 +129,8 @@ export class BankSlipService {
   async markOverdue(id: string): Promise<void> {
     const { ctx } = this;
     const slip = await repo.find(ctx.database.db, id);
-    if (!slip || slip.status_bill !== STATUS.issued) return;
+    // A cancelled slip (by the merchant or the bank) is not due any more: it never becomes overdue.
+    if (!slip || slip.status_bill !== STATUS.issued || slip.canceled_at !== null) return;
     const at = ctx.clock.now().toISOString();
     await ctx.database.db.transaction().execute((trx) => recordTransition(trx, ctx.queue, slip, STATUS.issued, STATUS.overdue, at));
   }
@@ -146,6 +148,11 @@ export class BankSlipService {
   /** Sandbox: the return file the bank would send for a day (cnab/sandbox-return.ts). */
   sandboxReturn(date: string): Promise<string> {
     return sandboxReturnOf(this.ctx, date);
+  }
+
+  /** The merchant cancels an unpaid slip: see cancel.ts. */
+  cancel(merchantId: string, id: string, reason?: string): Promise<BankSlipDetail> {
+    return cancelBankSlip(this.ctx, merchantId, id, reason);
   }
 
   /** Sandbox payment: see payment.ts. */
