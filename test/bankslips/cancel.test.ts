@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
-import { at } from './cnab-files.js';
+import { at, returnFile } from './cnab-files.js';
 import { advanceTo, BASE, events, information, issue, issued, pay, slipBody, today } from './support.js';
 
 const cancel = (t: TestApp, m: TestMerchant, id: string, payload?: object, headers: Record<string, string> = {}, accountNumber: unknown = m.accountNumber) =>
@@ -109,6 +109,18 @@ describe(`bank slip cancel (${testDialect})`, () => {
     expect(again.statusCode).toBe(200);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.json()).toEqual(first.json());
+  });
+
+  it('a write-off by the bank (return movement 09) shows in /information as the cancellation; the merchant cannot cancel it again', async () => {
+    const day = await today(t);
+    const slip = await issued(t, m, slipBody({ dueDate: addDays(day, 10) }));
+    const record = { movement: '09', ourNumber: slip.ourNumber, dueDate: slip.dueDate, valueCents: 15075n, reasons: '13', paymentDate: day };
+    const imported = await t.inject({ method: 'POST', url: '/admin/bankslips/returns', headers: { ...t.adminHeaders, 'content-type': 'text/plain' }, payload: returnFile([record]) });
+    expect(imported.json()).toMatchObject({ applied: 1 });
+    expect(await information(t, m, slip.id)).toMatchObject({ statusBill: 2, CancelDate: `${day}T00:00:00.000Z`, CancellationReason: 'Written off by the bank: 13 term expired (bank)' });
+    const again = await cancel(t, m, slip.id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json()[0].description).toContain('written off by the bank');
   });
 
   it("the day's remittance asks the bank to write it off (movement 02); one cancelled before registration is not sent", async () => {
