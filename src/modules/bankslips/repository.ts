@@ -175,10 +175,31 @@ export const bankSlipsRepository = {
     return { issued, cancelled };
   },
 
-  /** Sandbox return file: the slips issued that day and registered, and the slips paid that day. */
-  async forSandboxReturn(db: Executor, date: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
-    const registered = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('status_integration', '=', INTEGRATION.registered).orderBy('seq').execute();
-    const paid = await db.selectFrom('bankslips').selectAll().where('payment_date', '=', date).where('status_bill', '=', STATUS.paid).orderBy('seq').execute();
+  /**
+   * Sandbox return file of a day: the slips registered that day (unless the bank has rejected
+   * them since), and the slips whose payment was recorded that day, by the time of its event,
+   * never by the payment date a payment recorded later may carry (a past day's file stays as it
+   * was). Moments are ISO texts, so `[date, nextDate)` is the day.
+   */
+  async forSandboxReturn(db: Executor, date: string, nextDate: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
+    const registered = await db
+      .selectFrom('bankslips')
+      .selectAll()
+      .where('registered_at', '>=', date)
+      .where('registered_at', '<', nextDate)
+      .where('bar_code', 'is not', null)
+      .where('status_integration', '!=', INTEGRATION.rejected)
+      .orderBy('seq')
+      .execute();
+    const paid = await db
+      .selectFrom('bankslips')
+      .innerJoin('bankslip_events as e', 'e.bankslip_id', 'bankslips.id')
+      .selectAll('bankslips')
+      .where('e.new_status_bill', '=', STATUS.paid)
+      .where('e.occurred_at', '>=', date)
+      .where('e.occurred_at', '<', nextDate)
+      .orderBy('bankslips.seq')
+      .execute();
     return { registered, paid };
   },
 
