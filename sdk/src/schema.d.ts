@@ -1385,7 +1385,7 @@ export interface paths {
         };
         /**
          * The printable bank slip (PDF)
-         * @description The printable bank slip as a PDF, with its barcode and digitable line.
+         * @description The printable bank slip as a PDF, with its barcode and digitable line. 409 before registration and once cancelled.
          */
         get: operations["getBankSlipPdf"];
         put?: never;

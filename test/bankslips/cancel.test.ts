@@ -42,6 +42,9 @@ describe(`bank slip cancel (${testDialect})`, () => {
 
     const paid = await pay(t, slip.id);
     expect(paid.statusCode).toBe(409);
+    const pdf = await t.inject({ method: 'GET', url: `${BASE}/${slip.id}/pdf?accountNumber=${m.accountNumber}`, headers: m.headers });
+    expect(pdf.statusCode).toBe(409);
+    expect(pdf.json()[0].description).toContain('cancelled');
     expect(paid.json()[0].description).toContain('cancelled');
     const again = await cancel(t, m, slip.id);
     expect(again.statusCode).toBe(409);

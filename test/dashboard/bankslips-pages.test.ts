@@ -116,6 +116,7 @@ describe(`dashboard: bank slips (${testDialect})`, () => {
     expect(after.body).toContain('Boleto cancelado.');
     expect(textOf(after.body)).toContain('Pedido desistido');
     expect(after.body).not.toContain(`action="/dashboard/bankslips/${id}/cancel"`);
+    expect(after.body).not.toContain(`href="/dashboard/bankslips/${id}/pdf"`);
 
     const again = await c.post(`/dashboard/bankslips/${id}/cancel`, {});
     expect(again.statusCode).toBe(409);

@@ -218,10 +218,12 @@ export class BankSlipService {
     return toDetail(slip);
   }
 
-  /** The slip row, its merchant (sacador/avalista) and the bank's beneficiary, for the printable slip; 409 before registration. */
+  /** The slip row, its merchant (sacador/avalista) and the bank's beneficiary, for the printable slip; 409 before registration and once cancelled. */
   async printable(merchantId: string, id: string) {
     const slip = await repo.find(this.ctx.database.db, id, merchantId);
     if (!slip) throw notFound('Bank slip');
+    // A printed slip asks to be paid: a cancelled one is not printed again.
+    if (slip.canceled_at !== null) throw conflict(`The bank slip was cancelled (${slip.cancellation_reason ?? 'no reason given'}); there is nothing to print.`);
     if (slip.bar_code === null) {
       throw conflict(slip.status_bill === STATUS.failed ? 'The bank slip failed registration; there is nothing to print.' : 'The bank slip is not registered yet; try again in a moment.');
     }

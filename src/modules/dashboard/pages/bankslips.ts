@@ -247,7 +247,7 @@ ${s.referenceCode ? html`<dt>${t.reference}</dt><dd>${s.referenceCode}</dd>` : '
 <dt>${t.overdue}</dt><dd>${o.allow ? t.overdueUntil.replace('{date}', date(o.dateLimit)).replace('{penalty}', String(o.penaltyPercent).replace('.', ',')).replace('{interest}', String(o.interestPercentPerMonth).replace('.', ',')) : t.notAllowed}</dd>
 ${s.message ? html`<dt>${t.failure}</dt><dd>${s.message}</dd>` : ''}
 </dl></div>
-${s.barCode ? html`<p><a class="button" href="/dashboard/bankslips/${s.id}/pdf">${t.pdf}</a></p>` : html`<p class="muted">${t.noPdf}</p>`}
+${s.CancelDate ? '' : s.barCode ? html`<p><a class="button" href="/dashboard/bankslips/${s.id}/pdf">${t.pdf}</a></p>` : html`<p class="muted">${t.noPdf}</p>`}
 ${cancellable(s)
   ? html`<section class="card" aria-labelledby="cancel-title"><h2 id="cancel-title">${t.cancelTitle}</h2><p class="muted">${t.cancelHelp}</p>
 <form method="post" action="/dashboard/bankslips/${s.id}/cancel" data-confirm="${t.cancelConfirm.replace('{amount}', reais(s.value))}">${csrfField(page)}
