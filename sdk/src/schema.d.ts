@@ -1405,11 +1405,31 @@ export interface paths {
         };
         /**
          * The printable bank slip (PDF)
-         * @description The printable bank slip as a PDF, with its barcode and digitable line.
+         * @description The printable bank slip as a PDF, with its barcode and digitable line. 409 before registration and once cancelled.
          */
         get: operations["getBankSlipPdf"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/integration/api/billissuer/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a bank slip
+         * @description Cancels an unpaid slip (statusBill 1, 2 or 9): it is no longer payable, answers CancelDate and CancellationReason, and the day's remittance asks the bank to write it off (movement 02). A registered slip keeps its statusBill; one still processing ends in 99. A paid or already cancelled slip is 409. The body is optional. Accepts an Idempotency-Key header.
+         */
+        post: operations["cancelBankSlip"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1465,7 +1485,7 @@ export interface paths {
         };
         /**
          * The return file of a day (as the bank would send it)
-         * @description The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it.
+         * @description The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it: 02 for the slips registered that day, 06 for the payments recorded that day. A past day's file is the same each time it is fetched; today's grows until the day ends.
          */
         get: operations["sandboxGetBankSlipReturns"];
         put?: never;
@@ -8655,6 +8675,8 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        CancelDate: string | null;
+                        CancellationReason: string | null;
                     };
                 };
             };
@@ -9083,6 +9105,8 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        CancelDate: string | null;
+                        CancellationReason: string | null;
                     };
                 };
             };
@@ -9160,6 +9184,147 @@ export interface operations {
                 };
                 content: {
                     "application/pdf": string;
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    cancelBankSlip: {
+        parameters: {
+            query: {
+                /** @description Your account number */
+                accountNumber: string;
+            };
+            header?: never;
+            path: {
+                /** @description Bank slip id (GUID) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "reason": "Order cancelled by the customer"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Why the slip is cancelled, shown as CancellationReason */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Original amount, 11,2 */
+                        value: number;
+                        /** Format: date */
+                        issueDate: string;
+                        /** Format: date */
+                        dueDate: string;
+                        payerDocument: string;
+                        payerName: string;
+                        payerStreetAndNumber: string;
+                        payerZipCode: string;
+                        payerCity: string;
+                        payerCityState: string;
+                        payerNeighborhood: string;
+                        payerPhoneNumber: string | null;
+                        effectivePaymentDate: string | null;
+                        effectiveCreditDate: string | null;
+                        effectivePaymentValue: number | null;
+                        barCode: string | null;
+                        digitableLine: string | null;
+                        pixEmv: string | null;
+                        /** @description 1 processing, 2 issued (also while overdue), 3 paid, 99 failed */
+                        status: number;
+                        success: boolean;
+                        message: string | null;
+                        /** @description 1 processing, 2 issued, 3 paid, 9 overdue, 99 failed */
+                        statusBill: number;
+                        /** @description 1 processing, 2 issued, 9 rejected, 99 failed */
+                        statusIntegration: number;
+                        ourNumber: string | null;
+                        referenceCode: string | null;
+                        overdue: {
+                            allow: boolean;
+                            dateLimit: string | null;
+                            penaltyPercent: number;
+                            interestPercentPerMonth: number;
+                        };
+                        overduePenaltyReceived: number | null;
+                        overdueInterestReceived: number | null;
+                        CancelDate: string | null;
+                        CancellationReason: string | null;
+                    };
                 };
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
@@ -9347,6 +9512,8 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        CancelDate: string | null;
+                        CancellationReason: string | null;
                     };
                 };
             };

@@ -1,4 +1,4 @@
-import swagger from '@fastify/swagger';
+import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
@@ -71,8 +71,24 @@ export async function installOpenApi(app: FastifyInstance, config: Config): Prom
         },
       },
     },
+    // Closed bodies (`additionalProperties: {not: {}}`, e.g. the bank slip issue body) refuse an
+    // unknown field with a 400 instead of dropping it (validation.ts); readers and the SDK see them
+    // as what they are: `additionalProperties: false`.
+    transformObject: (document) => closedAsFalse('openapiObject' in document ? document.openapiObject : document.swaggerObject) as ReturnType<SwaggerTransformObject>,
   });
   if (!config.docsPublic) return;
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
+
+const refusesEverything = (v: unknown) =>
+  typeof v === 'object' && v !== null && Object.keys(v).length === 1 && typeof (v as { not?: unknown }).not === 'object' && Object.keys((v as { not: object }).not ?? { x: 1 }).length === 0;
+
+/** A copy of the document in which every `additionalProperties: {not: {}}` is `false`. */
+function closedAsFalse(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(closedAsFalse);
+  if (value === null || typeof value !== 'object') return value;
+  const copy: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) copy[key] = key === 'additionalProperties' && refusesEverything(v) ? false : closedAsFalse(v);
+  return copy;
 }

@@ -68,6 +68,10 @@ function describe(error: ErrorObject, field: string): string {
     case 'pattern':
     case 'format':
       return `${field} has an invalid format.`;
+    case 'not':
+      // `additionalProperties: {not: {}}` (a closed object, e.g. the bank slip issue body): the field is unknown.
+      if (error.schemaPath.endsWith('/additionalProperties/not')) return `${field} is not a field of this request; remove it (unknown fields are refused, never dropped).`;
+      return `${field} is invalid.`;
     case 'maxItems':
       return `${field} must have at most ${p.limit} items.`;
     case 'minItems':

@@ -60,8 +60,8 @@ describe(`CNAB 240 with the bank (${testDialect})`, () => {
     });
     const plain = await issued(t, m, slipBody({ value: 10, dueDate: due }, { document: '11444777000161', name: 'Empresa Pagadora Ltda' }));
     const cancelled = await issued(t, m, slipBody({ value: 20, dueDate: due }));
-    // No cancel endpoint yet: a merchant's cancellation as it will be stored.
-    await t.ctx.database.db.updateTable('bankslips').set({ canceled_at: `${day}T10:00:00.000Z`, cancellation_reason: 'order cancelled', canceled_by: 'merchant' }).where('id', '=', cancelled.id).execute();
+    const cancel = await t.inject({ method: 'POST', url: `/integration/api/billissuer/${cancelled.id}/cancel?accountNumber=${m.accountNumber}`, headers: m.headers, payload: { reason: 'order cancelled' } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
 
     const res = await remittance(t, day);
     expect(res.statusCode, res.body).toBe(200);

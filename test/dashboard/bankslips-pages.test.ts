@@ -85,4 +85,41 @@ describe(`dashboard: bank slips (${testDialect})`, () => {
     expect((await oc.get(`/dashboard/bankslips/${id}/pdf`)).statusCode).toBe(404);
     expect((await oc.get('/dashboard/bankslips')).body).not.toContain(id);
   });
+
+  it('cancels a slip from its page: the CSRF token is required; the reason shows; a second cancel is the API\'s 409 on the page; not another merchant\'s', async () => {
+    const id = await bankSlip(t, m, addDays(today, 15), 'Davi Rocha');
+    await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { minutes: 0 } });
+    const info = async () => (await t.inject({ method: 'GET', url: `/integration/api/billissuer/information?accountNumber=${m.accountNumber}&id_bill=${id}`, headers: m.integration })).json();
+    const page = await c.get(`/dashboard/bankslips/${id}`);
+    expect(page.body).toContain(`action="/dashboard/bankslips/${id}/cancel"`);
+
+    const forged = await c.post(`/dashboard/bankslips/${id}/cancel`, { reason: 'x' }, { csrf: null });
+    expect(forged.statusCode).toBe(403);
+    expect((await info()).CancelDate).toBeNull();
+
+    const other = await fullMerchant(t);
+    const oc = new DashboardClient(t);
+    await oc.loginMerchant(other);
+    await oc.get('/dashboard/bankslips');
+    expect((await oc.post(`/dashboard/bankslips/${id}/cancel`, {})).statusCode).toBe(404);
+    expect((await info()).CancelDate).toBeNull();
+
+    const long = await c.post(`/dashboard/bankslips/${id}/cancel`, { reason: 'x'.repeat(201) });
+    expect(long.statusCode).toBe(400);
+    expect(long.body).toContain('reason must have at most 200 characters.');
+
+    const done = await c.post(`/dashboard/bankslips/${id}/cancel`, { reason: 'Pedido desistido' });
+    expect(done.statusCode, done.body).toBe(303);
+    expect(done.headers.location).toBe(`/dashboard/bankslips/${id}?done=canceled`);
+    expect(await info()).toMatchObject({ statusBill: 2, CancellationReason: 'Pedido desistido' });
+    const after = await c.get(done.headers.location as string);
+    expect(after.body).toContain('Boleto cancelado.');
+    expect(textOf(after.body)).toContain('Pedido desistido');
+    expect(after.body).not.toContain(`action="/dashboard/bankslips/${id}/cancel"`);
+    expect(after.body).not.toContain(`href="/dashboard/bankslips/${id}/pdf"`);
+
+    const again = await c.post(`/dashboard/bankslips/${id}/cancel`, {});
+    expect(again.statusCode).toBe(409);
+    expect(again.body).toContain('already cancelled');
+  });
 });

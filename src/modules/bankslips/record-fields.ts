@@ -144,5 +144,7 @@ export function toDetail(r: BankSlipRow): BankSlipDetail {
     },
     overduePenaltyReceived: credit.OverduePenaltyReceived,
     overdueInterestReceived: credit.OverdueInterestReceived,
+    CancelDate: credit.CancelDate,
+    CancellationReason: credit.CancellationReason,
   };
 }

@@ -134,6 +134,21 @@ export const bankSlipsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
+  /**
+   * Marks an uncancelled slip in statusBill `from` cancelled (moving it to `to`). False when a
+   * concurrent change won (a payment, the overdue job, the bank's write-off).
+   */
+  async cancel(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable>): Promise<boolean> {
+    const result = await db
+      .updateTable('bankslips')
+      .set({ ...fields, status_bill: to, updated_at: at })
+      .where('id', '=', slipId)
+      .where('status_bill', '=', from)
+      .where('canceled_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
   /** Slips by our number (a return file's records); at most a few hundred per call. */
   async findByOurNumbers(db: Executor, ourNumbers: string[]): Promise<BankSlipRow[]> {
     if (ourNumbers.length === 0) return [];
@@ -143,7 +158,8 @@ export const bankSlipsRepository = {
   /**
    * A day's remittance: the slips issued that day that have a barcode (a slip still
    * registering, or failed, has nothing the bank could register), and the slips a merchant
-   * cancelled that day (a write-off the bank reported itself is not sent back). In seq order.
+   * cancelled that day (a write-off the bank reported itself is not sent back; a slip cancelled
+   * before registration was never sent, so it has no write-off either). In seq order.
    */
   async forRemittance(db: Executor, date: string, nextDate: string): Promise<{ issued: BankSlipRow[]; cancelled: BankSlipRow[] }> {
     const issued = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('bar_code', 'is not', null).orderBy('seq').execute();
@@ -153,15 +169,37 @@ export const bankSlipsRepository = {
       .where('canceled_at', '>=', date)
       .where('canceled_at', '<', nextDate)
       .where('canceled_by', '=', 'merchant')
+      .where('bar_code', 'is not', null)
       .orderBy('seq')
       .execute();
     return { issued, cancelled };
   },
 
-  /** Sandbox return file: the slips issued that day and registered, and the slips paid that day. */
-  async forSandboxReturn(db: Executor, date: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
-    const registered = await db.selectFrom('bankslips').selectAll().where('issue_date', '=', date).where('status_integration', '=', INTEGRATION.registered).orderBy('seq').execute();
-    const paid = await db.selectFrom('bankslips').selectAll().where('payment_date', '=', date).where('status_bill', '=', STATUS.paid).orderBy('seq').execute();
+  /**
+   * Sandbox return file of a day: the slips registered that day (unless the bank has rejected
+   * them since), and the slips whose payment was recorded that day, by the time of its event,
+   * never by the payment date a payment recorded later may carry (a past day's file stays as it
+   * was). Moments are ISO texts, so `[date, nextDate)` is the day.
+   */
+  async forSandboxReturn(db: Executor, date: string, nextDate: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
+    const registered = await db
+      .selectFrom('bankslips')
+      .selectAll()
+      .where('registered_at', '>=', date)
+      .where('registered_at', '<', nextDate)
+      .where('bar_code', 'is not', null)
+      .where('status_integration', '!=', INTEGRATION.rejected)
+      .orderBy('seq')
+      .execute();
+    const paid = await db
+      .selectFrom('bankslips')
+      .innerJoin('bankslip_events as e', 'e.bankslip_id', 'bankslips.id')
+      .selectAll('bankslips')
+      .where('e.new_status_bill', '=', STATUS.paid)
+      .where('e.occurred_at', '>=', date)
+      .where('e.occurred_at', '<', nextDate)
+      .orderBy('bankslips.seq')
+      .execute();
     return { registered, paid };
   },
 

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { cancelSlipRoute } from './routes/cancel-slip.js';
 import { importReturnsRoute } from './routes/import-returns.js';
 import { informationRoute } from './routes/information.js';
 import { issueSlipRoute } from './routes/issue-slip.js';
@@ -18,6 +19,7 @@ export function registerBankSlipRoutes(app: App, ctx: AppContext): void {
   listByCreditDateRoute(app, ctx);
   informationRoute(app, ctx);
   slipPdfRoute(app, ctx);
+  cancelSlipRoute(app, ctx);
   remittanceRoute(app, ctx);
   importReturnsRoute(app, ctx);
   // Sandbox mode only: in production every /sandbox path is 404.

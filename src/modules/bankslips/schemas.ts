@@ -9,6 +9,13 @@ const nullableNumber = (options: object = {}) => Type.Union([Type.Number(options
 const enumOf = <T extends string | number>(type: 'string' | 'integer', values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type, enum: [...values], description });
 
+/**
+ * A money request never drops a field quietly: an object of the issue body names every field it
+ * takes, and any other is a 400 tagged with its path (src/http/validation.ts). Not
+ * `additionalProperties: false`, which the validator's removeAdditional would strip silently.
+ */
+export const CLOSED = { additionalProperties: Type.Not(Type.Unknown()) } as const;
+
 export const IssueBody = Type.Object({
   value: Type.Number({ exclusiveMinimum: 0, description: 'Reais, at most 2 decimals, up to 99999999.99 (the barcode holds 10 digits of cents)' }),
   dueDate: Type.String({ format: 'date', description: 'YYYY-MM-DD, today or later (business date, UTC)' }),
@@ -21,7 +28,7 @@ export const IssueBody = Type.Object({
     state: enumOf('string', STATES, 'State code (UF)'),
     neighborhood: Type.String({ minLength: 1, maxLength: 50 }),
     phoneNumber: Type.Optional(Type.String({ maxLength: 20, pattern: '^[0-9+() -]+$' })),
-  }),
+  }, CLOSED),
   referenceCode: Type.Optional(Type.String({ maxLength: 100, description: 'Your own reference, echoed as ReferenceCode' })),
   pix: Type.Optional(Type.Boolean({ description: 'Also issue a Pix BR Code (pixEmv) for the same amount' })),
   overdue: Type.Optional(
@@ -30,9 +37,9 @@ export const IssueBody = Type.Object({
       dateLimit: Type.Optional(Type.String({ format: 'date', description: 'Required when allow: last day a late payment is accepted (inclusive), after dueDate' })),
       penaltyPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'One-off penalty on the value, at most 4 decimals; only when allow' })),
       interestPercentPerMonth: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Simple interest, pro rata per day (/30), at most 4 decimals; only when allow' })),
-    }),
+    }, CLOSED),
   ),
-}, { examples: [EXAMPLES.issueBankSlip] });
+}, { ...CLOSED, examples: [EXAMPLES.issueBankSlip] });
 export type IssueBody = Static<typeof IssueBody>;
 
 export const AccountQuery = Type.Object({ accountNumber: Type.String({ maxLength: 20, description: 'Your account number' }) });
@@ -101,6 +108,9 @@ export const BankSlipDetail = Type.Object({
   }),
   overduePenaltyReceived: nullableNumber(),
   overdueInterestReceived: nullableNumber(),
+  // Named as the seed names them in the by-credit-date record.
+  CancelDate: nullableString({ format: 'date-time', description: 'When the slip was cancelled (by the merchant, or written off by the bank: that day at 00:00 UTC); it is no longer payable' }),
+  CancellationReason: nullableString({ description: "The merchant's reason, or the bank's write-off reason" }),
 });
 export type BankSlipDetail = Static<typeof BankSlipDetail>;
 
@@ -141,6 +151,11 @@ export type BankSlipCreditRecord = Static<typeof BankSlipCreditRecord>;
 export const InformationError = Type.Object({ success: Type.Literal(false), message: Type.String() });
 
 export const SlipIdParams = Type.Object({ id: Type.String({ maxLength: 36, pattern: '^[0-9a-fA-F-]{36}$', description: 'Bank slip id (GUID)' }) });
+
+export const CancelBody = Type.Object({
+  reason: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Why the slip is cancelled, shown as CancellationReason' })),
+}, { ...CLOSED, examples: [{ reason: 'Order cancelled by the customer' }] });
+export type CancelBody = Static<typeof CancelBody>;
 
 export const SandboxPayBody = Type.Object({
   paidAt: Type.Optional(Type.String({ format: 'date-time', description: 'When the payer paid; default now; not in the future' })),

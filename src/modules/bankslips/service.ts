@@ -8,6 +8,7 @@ import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps }
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { isPayable, payBankSlip, payByPix, type PayOptions } from './payment.js';
+import { cancelBankSlip } from './cancel.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
 import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
@@ -129,7 +130,8 @@ export class BankSlipService {
   async markOverdue(id: string): Promise<void> {
     const { ctx } = this;
     const slip = await repo.find(ctx.database.db, id);
-    if (!slip || slip.status_bill !== STATUS.issued) return;
+    // A cancelled slip (by the merchant or the bank) is not due any more: it never becomes overdue.
+    if (!slip || slip.status_bill !== STATUS.issued || slip.canceled_at !== null) return;
     const at = ctx.clock.now().toISOString();
     await ctx.database.db.transaction().execute((trx) => recordTransition(trx, ctx.queue, slip, STATUS.issued, STATUS.overdue, at));
   }
@@ -147,6 +149,11 @@ export class BankSlipService {
   /** Sandbox: the return file the bank would send for a day (cnab/sandbox-return.ts). */
   sandboxReturn(date: string): Promise<string> {
     return sandboxReturnOf(this.ctx, date);
+  }
+
+  /** The merchant cancels an unpaid slip: see cancel.ts. */
+  cancel(merchantId: string, id: string, reason?: string): Promise<BankSlipDetail> {
+    return cancelBankSlip(this.ctx, merchantId, id, reason);
   }
 
   /** Sandbox payment: see payment.ts. */
@@ -222,10 +229,12 @@ export class BankSlipService {
     return toDetail(slip);
   }
 
-  /** The slip row, its merchant (sacador/avalista) and the bank's beneficiary, for the printable slip; 409 before registration. */
+  /** The slip row, its merchant (sacador/avalista) and the bank's beneficiary, for the printable slip; 409 before registration and once cancelled. */
   async printable(merchantId: string, id: string) {
     const slip = await repo.find(this.ctx.database.db, id, merchantId);
     if (!slip) throw notFound('Bank slip');
+    // A printed slip asks to be paid: a cancelled one is not printed again.
+    if (slip.canceled_at !== null) throw conflict(`The bank slip was cancelled (${slip.cancellation_reason ?? 'no reason given'}); there is nothing to print.`);
     if (slip.bar_code === null) {
       throw conflict(slip.status_bill === STATUS.failed ? 'The bank slip failed registration; there is nothing to print.' : 'The bank slip is not registered yet; try again in a moment.');
     }

@@ -26,6 +26,11 @@ export function recordWriteOff(trx: Executor, queue: JobQueue, slip: BankSlipKey
   return recordEvents(trx, queue, [slipEvent(slip, 'bank_slip.written_off', at, { reason })]);
 }
 
+/** The merchant cancelled the slip (cancel.ts): its catalogue event, with the statusBill it keeps. */
+export function recordCancellation(trx: Executor, queue: JobQueue, slip: BankSlipKey, reason: string, statusBill: number, at: string): Promise<void> {
+  return recordEvents(trx, queue, [slipEvent(slip, 'bank_slip.canceled', at, { reason, statusBill, canceledBy: 'merchant' })]);
+}
+
 /**
  * A bank slip's status changes, each with its event row and its BankSlipStatus notification,
  * always in the caller's transaction: the change, its event and its webhook commit together or

@@ -44,6 +44,7 @@ export const EVENT_TYPES = [
   'bank_slip.paid',
   'bank_slip.overdue',
   'bank_slip.written_off',
+  'bank_slip.canceled',
   'bank_slip.failed',
   'pix_charge.paid',
   'pix_charge.expired',

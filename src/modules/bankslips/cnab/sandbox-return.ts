@@ -1,3 +1,4 @@
+import { addDays, startOfDay } from '../../../domain/calendar.js';
 import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
 import { SEGMENT_T, SEGMENT_U } from '../../../domain/cnab240-layout.js';
 import type { BankSlipDeps } from '../deps.js';
@@ -9,14 +10,23 @@ import { document15, documentType, fileEnd, fileHeaders } from './remittance.js'
 /**
  * The sandbox plays the bank's side of the cycle: `GET /sandbox/bankslips/returns?date=` writes
  * the return file a bank would send for that day, an entry confirmed (02) for every slip
- * registered that day and a liquidation (06) for every slip paid that day with the sandbox's
- * pay button, so that an integrator tests their own reading of return files, and
- * `POST /admin/bankslips/returns` with it (everything already applied: all `unchanged`).
+ * registered that day and a liquidation (06) for every payment recorded that day (the sandbox's
+ * pay button, a slip's Pix, a bank's file), so that an integrator tests their own reading of
+ * return files, and `POST /admin/bankslips/returns` with it (everything already applied: all
+ * `unchanged`).
+ *
+ * A bank sends a day's file once: fetched again after the day, it is the same file. So it holds
+ * only what the day recorded (a payment recorded later, even with an earlier payment date, is in
+ * the later day's file), and it is stamped as written when the day closed; only today's file,
+ * still growing, carries the time it is fetched.
  */
 export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<string> {
-  const { registered, paid } = await repo.forSandboxReturn(ctx.database.db, date);
+  const nextDate = addDays(date, 1);
+  const { registered, paid } = await repo.forSandboxReturn(ctx.database.db, date, nextDate);
   const { bankSlipBankCode: bankCode, bankSlip: bank } = ctx.config;
-  const lines = fileHeaders(bankCode, bank, date, ctx.clock.now(), 'retorno');
+  const now = ctx.clock.now();
+  const closed = startOfDay(nextDate);
+  const lines = fileHeaders(bankCode, bank, date, now < closed ? now : closed, 'retorno');
   let sequence = 0;
   // The batch trailer's titles in cobrança simples (24-29 count, 30-46 value): one per T/U pair.
   let titles = 0;

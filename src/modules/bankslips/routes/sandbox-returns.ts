@@ -7,14 +7,17 @@ import { RemittanceQuery } from '../schemas.js';
 /**
  * GET /sandbox/bankslips/returns?date=YYYY-MM-DD (sandbox only, admin key): the CNAB 240 return
  * file the bank would send for that day: entries confirmed (02) for the slips registered that
- * day, liquidations (06) for the slips paid that day with /sandbox/bankslips/{id}/pay.
+ * day, liquidations (06) for the payments recorded that day. A past day's file is the same
+ * whenever it is fetched (cnab/sandbox-return.ts).
  */
 export function sandboxReturnsRoute(app: App, ctx: AppContext): void {
   app.get('/sandbox/bankslips/returns', {
     schema: {
       tags: ['Sandbox'],
       operationId: 'sandboxGetBankSlipReturns',
-      description: 'The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it.',
+      description:
+        'The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it: 02 for the slips registered that day, 06 for the payments ' +
+        'recorded that day. A past day\'s file is the same each time it is fetched; today\'s grows until the day ends.',
       summary: 'The return file of a day (as the bank would send it)',
       security: security.admin,
       querystring: RemittanceQuery,

@@ -16,7 +16,7 @@ export function slipPdfRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Bank slips'],
       operationId: 'getBankSlipPdf',
-      description: 'The printable bank slip as a PDF, with its barcode and digitable line.',
+      description: 'The printable bank slip as a PDF, with its barcode and digitable line. 409 before registration and once cancelled.',
       summary: 'The printable bank slip (PDF)',
       security: security.integration,
       params: SlipIdParams,

@@ -1,15 +1,16 @@
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { addDays, toIsoDate } from '../../../domain/calendar.js';
-import { ApiError } from '../../../http/errors.js';
+import { ApiError, type ErrorItem } from '../../../http/errors.js';
 import { html } from '../../../http/html.js';
 import { renderSlipPdf } from '../../bankslips/pdf.js';
-import type { BankSlipDetail, BankSlipListRecord } from '../../bankslips/schemas.js';
-import { date, reais } from '../format.js';
-import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } from '../http.js';
+import { CancelBody, type BankSlipDetail, type BankSlipListRecord } from '../../bankslips/schemas.js';
+import { date, dateTime, reais } from '../format.js';
+import { apiSchemaCheck, formProblems, formSchema } from '../forms.js';
+import { pageOf, requireMerchant, requireScope, seeOther, sendPage, type DashboardDeps } from '../http.js';
 import { bilingual, common } from '../i18n.js';
-import { layout, type PageContext } from '../layout.js';
+import { csrfField, layout, type PageContext } from '../layout.js';
 import { badge, decodeCursor, encodeCursor, flash, pager, withAfter, type Tone } from '../lists.js';
 
 const PAGE_SIZE = 50;
@@ -23,6 +24,19 @@ const ListQuery = Type.Object({
   after: Type.Optional(Type.String({ maxLength: 400 })),
 });
 const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
+const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 })) });
+/** The cancel form's reason (optional); its length is the API body's rule (CancelBody), refused on the page. */
+const CancelForm = formSchema({ reason: Type.Optional(Type.String({ maxLength: 1000 })) });
+const checkCancelBody = apiSchemaCheck(CancelBody);
+
+/** The detail page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
+async function showSlip(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+  const principal = requireMerchant(request);
+  requireScope(principal, 'integration');
+  const slip = await ctx.bankSlips.information(principal.merchantId, (request.params as { id: string }).id.toLowerCase());
+  const done = refusal ? undefined : (request.query as { done?: string }).done;
+  return sendPage(reply, refusal?.status ?? 200, renderDetail(pageOf(request, deps), slip, done === 'canceled', refusal?.errors));
+}
 
 /**
  * GET /dashboard/bankslips (the integration API's three listings, a page at a time), its detail
@@ -50,11 +64,27 @@ export function bankSlipPages(scope: FastifyInstance, ctx: AppContext, deps: Das
     }
   });
 
-  scope.get('/bankslips/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
+  scope.get('/bankslips/:id', { schema: { hide: true, params: IdParams, querystring: DoneQuery } }, async (request, reply) => showSlip(request, reply, ctx, deps));
+
+  // The same call as POST {integration}/api/billissuer/{id}/cancel (BankSlipService.cancel with the
+  // session's merchant). A refusal (paid, already cancelled, a reason too long) is shown on the slip's page.
+  scope.post('/bankslips/:id/cancel', { schema: { hide: true, params: IdParams, body: CancelForm }, attachValidation: true }, async (request, reply) => {
     const principal = requireMerchant(request);
     requireScope(principal, 'integration');
-    const slip = await ctx.bankSlips.information(principal.merchantId, (request.params as { id: string }).id.toLowerCase());
-    return sendPage(reply, 200, renderDetail(pageOf(request, deps), slip));
+    const id = (request.params as { id: string }).id.toLowerCase();
+    const problems = formProblems(request, CancelForm);
+    if (problems.length > 0) return showSlip(request, reply, ctx, deps, { status: 400, errors: problems });
+    const typed = (request.body as Static<typeof CancelForm>).reason?.trim();
+    const body = typed ? { reason: typed } : {};
+    try {
+      checkCancelBody(body);
+      await ctx.bankSlips.cancel(principal.merchantId, id, body.reason);
+    } catch (error) {
+      // 404 (not theirs) stays the error page.
+      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showSlip(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      throw error;
+    }
+    return seeOther(reply, `/dashboard/bankslips/${id}?done=canceled`);
   });
 
   scope.get('/bankslips/:id/pdf', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
@@ -90,6 +120,15 @@ const slipWords = bilingual(
     overdueUntil: 'aceito até {date}, multa {penalty} %, juros {interest} % ao mês',
     notAllowed: 'não aceito',
     failure: 'Motivo da falha',
+    canceledAt: 'Cancelado em',
+    cancelReason: 'Motivo do cancelamento',
+    cancelTitle: 'Cancelar o boleto',
+    cancelHelp: 'O boleto deixa de poder ser pago e a remessa do dia pede a baixa ao banco.',
+    reasonLabel: 'Motivo (opcional)',
+    cancel: 'Cancelar o boleto',
+    cancelConfirm: 'Cancelar este boleto de {amount}? Ele não poderá mais ser pago.',
+    canceled: 'Boleto cancelado.',
+    cancelledBadge: 'Cancelado',
     caption: 'Boletos por {by}, de {start} a {end}',
     s1: 'Em processamento',
     s2: 'Emitido',
@@ -120,6 +159,15 @@ const slipWords = bilingual(
     overdueUntil: 'accepted until {date}, penalty {penalty} %, interest {interest} % a month',
     notAllowed: 'not accepted',
     failure: 'Why it failed',
+    canceledAt: 'Cancelled on',
+    cancelReason: 'Why it was cancelled',
+    cancelTitle: 'Cancel the slip',
+    cancelHelp: "The slip can no longer be paid, and the day's remittance asks the bank to write it off.",
+    reasonLabel: 'Reason (optional)',
+    cancel: 'Cancel the slip',
+    cancelConfirm: 'Cancel this slip of {amount}? It can no longer be paid.',
+    canceled: 'Slip cancelled.',
+    cancelledBadge: 'Cancelled',
     caption: 'Bank slips by {by}, from {start} to {end}',
     s1: 'Processing',
     s2: 'Issued',
@@ -169,16 +217,21 @@ ${pager(page.lang, first, view.nextHref, view.onFirst)}`,
   );
 }
 
-function renderDetail(page: PageContext, s: BankSlipDetail): string {
+/** Unpaid and not cancelled: statusBill 1, 2 or 9 (the API's cancel answers 409 otherwise). */
+const cancellable = (s: BankSlipDetail) => s.CancelDate === null && [1, 2, 9].includes(s.statusBill);
+
+function renderDetail(page: PageContext, s: BankSlipDetail, canceled = false, errors?: ErrorItem[]): string {
   const t = slipWords(page.lang);
   const c = common(page.lang);
   const o = s.overdue;
   return layout(
     page,
     `${t.title}: ${s.payerName} · ${reais(s.value)}`,
-    html`<p><a href="/dashboard/bankslips">${c.back}</a></p>
+    html`${flash(canceled ? t.canceled : undefined, errors?.map((e) => `${e.tag}: ${e.description}`))}
+<p><a href="/dashboard/bankslips">${c.back}</a></p>
 <div class="card"><dl class="facts">
-<dt>${c.status}</dt><dd>${slipBadge(page, s.statusBill)}</dd>
+<dt>${c.status}</dt><dd id="slip-status">${slipBadge(page, s.statusBill)}${s.CancelDate ? html` ${badge(t.cancelledBadge, 'bad')}` : ''}</dd>
+${s.CancelDate ? html`<dt>${t.canceledAt}</dt><dd>${dateTime(s.CancelDate)}</dd><dt>${t.cancelReason}</dt><dd id="cancel-reason">${s.CancellationReason ?? ''}</dd>` : ''}
 <dt>${c.amount}</dt><dd>${reais(s.value)}</dd>
 <dt>${t.issue}</dt><dd>${date(s.issueDate)}</dd>
 <dt>${t.due}</dt><dd>${date(s.dueDate)}</dd>
@@ -194,6 +247,12 @@ ${s.referenceCode ? html`<dt>${t.reference}</dt><dd>${s.referenceCode}</dd>` : '
 <dt>${t.overdue}</dt><dd>${o.allow ? t.overdueUntil.replace('{date}', date(o.dateLimit)).replace('{penalty}', String(o.penaltyPercent).replace('.', ',')).replace('{interest}', String(o.interestPercentPerMonth).replace('.', ',')) : t.notAllowed}</dd>
 ${s.message ? html`<dt>${t.failure}</dt><dd>${s.message}</dd>` : ''}
 </dl></div>
-${s.barCode ? html`<p><a class="button" href="/dashboard/bankslips/${s.id}/pdf">${t.pdf}</a></p>` : html`<p class="muted">${t.noPdf}</p>`}`,
+${s.CancelDate ? '' : s.barCode ? html`<p><a class="button" href="/dashboard/bankslips/${s.id}/pdf">${t.pdf}</a></p>` : html`<p class="muted">${t.noPdf}</p>`}
+${cancellable(s)
+  ? html`<section class="card" aria-labelledby="cancel-title"><h2 id="cancel-title">${t.cancelTitle}</h2><p class="muted">${t.cancelHelp}</p>
+<form method="post" action="/dashboard/bankslips/${s.id}/cancel" data-confirm="${t.cancelConfirm.replace('{amount}', reais(s.value))}">${csrfField(page)}
+<label for="cancel-reason-input">${t.reasonLabel}</label> <input id="cancel-reason-input" name="reason" maxlength="200" autocomplete="off">
+<button type="submit" class="danger">${t.cancel}</button></form></section>`
+  : ''}`,
   );
 }
