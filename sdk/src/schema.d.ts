@@ -8624,6 +8624,34 @@ export interface operations {
                         /** @description Simple interest, pro rata per day (/30), at most 4 decimals; only when allow */
                         interestPercentPerMonth?: number;
                     };
+                    /** @description Discounts for early payment: one, or up to three with distinct dates (the first whose date has not passed applies) */
+                    discount?: {
+                        /**
+                         * @description fixed: reais off; percent: a percent of the value off
+                         * @enum {string}
+                         */
+                        type: "fixed" | "percent";
+                        /** @description Reais (fixed) or percent (percent), at most 2 decimals; less than the value */
+                        value: number;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD, inclusive: from today to the due date
+                         */
+                        until: string;
+                    } | {
+                        /**
+                         * @description fixed: reais off; percent: a percent of the value off
+                         * @enum {string}
+                         */
+                        type: "fixed" | "percent";
+                        /** @description Reais (fixed) or percent (percent), at most 2 decimals; less than the value */
+                        value: number;
+                        /**
+                         * Format: date
+                         * @description YYYY-MM-DD, inclusive: from today to the due date
+                         */
+                        until: string;
+                    }[];
                 };
             };
         };
@@ -8675,6 +8703,16 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        /** @description Extension: discounts for early payment, by date (empty when none) */
+                        discount: {
+                            type: "fixed" | "percent";
+                            /** @description Reais (fixed) or percent (percent), as issued */
+                            value: number;
+                            /** Format: date */
+                            until: string;
+                            /** @description Reais it takes off the value when paid until then */
+                            amount: number;
+                        }[];
                         CancelDate: string | null;
                         CancellationReason: string | null;
                     };
@@ -9105,6 +9143,16 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        /** @description Extension: discounts for early payment, by date (empty when none) */
+                        discount: {
+                            type: "fixed" | "percent";
+                            /** @description Reais (fixed) or percent (percent), as issued */
+                            value: number;
+                            /** Format: date */
+                            until: string;
+                            /** @description Reais it takes off the value when paid until then */
+                            amount: number;
+                        }[];
                         CancelDate: string | null;
                         CancellationReason: string | null;
                     };
@@ -9322,6 +9370,16 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        /** @description Extension: discounts for early payment, by date (empty when none) */
+                        discount: {
+                            type: "fixed" | "percent";
+                            /** @description Reais (fixed) or percent (percent), as issued */
+                            value: number;
+                            /** Format: date */
+                            until: string;
+                            /** @description Reais it takes off the value when paid until then */
+                            amount: number;
+                        }[];
                         CancelDate: string | null;
                         CancellationReason: string | null;
                     };
@@ -9512,6 +9570,16 @@ export interface operations {
                         };
                         overduePenaltyReceived: number | null;
                         overdueInterestReceived: number | null;
+                        /** @description Extension: discounts for early payment, by date (empty when none) */
+                        discount: {
+                            type: "fixed" | "percent";
+                            /** @description Reais (fixed) or percent (percent), as issued */
+                            value: number;
+                            /** Format: date */
+                            until: string;
+                            /** @description Reais it takes off the value when paid until then */
+                            amount: number;
+                        }[];
                         CancelDate: string | null;
                         CancellationReason: string | null;
                     };

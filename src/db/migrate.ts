@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_disputes.js';
 import * as m0030 from './migrations/0030_pix_refunds.js';
 import * as m0031 from './migrations/0031_pix_med.js';
 import * as m0032 from './migrations/0032_pix_due_dates.js';
+import * as m0033 from './migrations/0033_bankslip_discounts.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0030_pix_refunds': m0030,
   '0031_pix_med': m0031,
   '0032_pix_due_dates': m0032,
+  '0033_bankslip_discounts': m0033,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -485,6 +485,8 @@ export interface BankSlipsTable {
   canceled_by: string | null;
   created_at: string;
   updated_at: string;
+  /** JSON [{type, value, until, amountCents}]: discounts for early payment (up to three). */
+  discounts: Generated<string>;
 }
 
 export interface BankSlipEventsTable {

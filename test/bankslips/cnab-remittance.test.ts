@@ -13,7 +13,7 @@ function slipRow(overrides: Partial<BankSlipRow> = {}): BankSlipRow {
     overdue_penalty_percent: 0, overdue_interest_percent: 0, status_bill: 2, status_integration: 2, failure_reason: null, our_number: '000000000000070',
     bar_code: '0'.repeat(44), digitable_line: '0'.repeat(47), pix_emv: null, registered_at: null, paid_at: null, payment_date: null, credit_date: null,
     paid_value: null, penalty_received: null, interest_received: null, canceled_at: null, cancellation_reason: null, canceled_by: null,
-    created_at: '', updated_at: '', ...overrides,
+    created_at: '', updated_at: '', discounts: '[]', ...overrides,
   } as BankSlipRow;
 }
 
@@ -82,5 +82,19 @@ describe('remittances of any size', () => {
     expect(at(trailer, 8, 8)).toBe('9');
     expect(Number(at(trailer, 18, 23))).toBe(2);
     expect(Number(at(trailer, 24, 29))).toBe(lines.length);
+  });
+
+  it('discounts: the first in segment P (142-165), the second and third in segment R (18-41, 42-65); code 1 fixed, 2 percent, 0 none', () => {
+    const discounts = JSON.stringify([
+      { type: 'percent', value: '500', until: '2026-03-03', amountCents: '50' },
+      { type: 'fixed', value: '30', until: '2026-03-05', amountCents: '30' },
+      { type: 'fixed', value: '10', until: '2026-03-10', amountCents: '10' },
+    ]);
+    const lines = remit(slipRow({ discounts }));
+    expect([at(lines[2], 142, 142), at(lines[2], 143, 150), at(lines[2], 151, 165)]).toEqual(['2', '03032026', '000000000000500']); // 5.00 %
+    expect([at(lines[4], 18, 18), at(lines[4], 19, 26), at(lines[4], 27, 41)]).toEqual(['1', '05032026', '000000000000030']);
+    expect([at(lines[4], 42, 42), at(lines[4], 43, 50), at(lines[4], 51, 65)]).toEqual(['1', '10032026', '000000000000010']);
+    const none = remit(slipRow());
+    expect([at(none[2], 142, 142), at(none[4], 18, 18), at(none[4], 42, 42)]).toEqual(['0', '0', '0']);
   });
 });

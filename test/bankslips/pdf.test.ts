@@ -127,6 +127,14 @@ describe(`printable bank slip (${testDialect})`, () => {
     expect(text).toContain('Pagável em qualquer banco até o vencimento');
   });
 
+  it('prints each discount for early payment in the instructions', async () => {
+    const until = await inDays(t, 2);
+    const slip = await issued(t, m, slipBody({ value: 1000, dueDate: await inDays(t, 5), discount: [{ type: 'fixed', value: 10, until }, { type: 'percent', value: 1.5, until: await inDays(t, 4) }] }));
+    const text = await pageText((await getPdf(slip.id)).rawPayload);
+    expect(text).toContain(`Desconto de R$ 10,00 para pagamento até ${until.split('-').reverse().join('/')}.`);
+    expect(text).toContain('Desconto de 1,50% (R$ 15,00) para pagamento até');
+  });
+
   it('says until when a late payment is accepted, and shows the amounts charged once paid', async () => {
     const due = await inDays(t, 5);
     const late = await issued(t, m, { ...slipBody({ value: 1000, dueDate: due }), overdue: { allow: true, dateLimit: await inDays(t, 35), penaltyPercent: 2, interestPercentPerMonth: 1 } });

@@ -7,6 +7,7 @@ import { BANK_SLIP_VALUE, formatFixed, parseDecimal } from '../../domain/money.j
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { settlementOn, type OverdueTerms } from '../../domain/late-payment.js';
 import { toDetail } from './record-fields.js';
+import { earlyDiscounts } from './discounts.js';
 import { bankSlipsRepository as repo } from './repository.js';
 import { STATUS, type BankSlipRow } from './row.js';
 import type { BankSlipDetail } from './schemas.js';
@@ -32,6 +33,7 @@ export function termsOf(slip: BankSlipRow): OverdueTerms {
     dateLimit: slip.overdue_date_limit,
     penaltyPercent: BigInt(slip.overdue_penalty_percent),
     interestPercentPerMonth: BigInt(slip.overdue_interest_percent),
+    discounts: earlyDiscounts(slip),
   };
 }
 

@@ -1,3 +1,4 @@
+import { discountLine, slipDiscounts } from './discounts.js';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { formatLine, mod11Dv } from '../../domain/boleto.js';
@@ -78,7 +79,7 @@ function qrCode(doc: Doc, x: number, y: number, size: number, text: string): voi
 }
 
 function instructions(slip: BankSlipRow): string[] {
-  const lines: string[] = [];
+  const lines: string[] = slipDiscounts(slip).map((d) => discountLine(d, brMoney, brDate));
   if (slip.overdue_allow === 1) {
     if (slip.overdue_penalty_percent > 0) lines.push(`Após o vencimento, multa de ${brPercent(slip.overdue_penalty_percent)} sobre o valor.`);
     if (slip.overdue_interest_percent > 0) lines.push(`Após o vencimento, juros de ${brPercent(slip.overdue_interest_percent)} ao mês, pro rata dia.`);

@@ -1,5 +1,6 @@
 import { daysBetween } from '../../domain/calendar.js';
 import type { BankSlipRow } from './row.js';
+import { earlyDiscounts } from './discounts.js';
 
 /**
  * What the Pix module needs to make a slip's Pix code (a charge with a due date): the amount,
@@ -19,6 +20,6 @@ export function dueChargeOf(slip: BankSlipRow, merchantName: string) {
     payer: { document: slip.payer_document, name: slip.payer_name },
     penaltyPercent: late ? BigInt(slip.overdue_penalty_percent) : 0n,
     interestPercentPerMonth: late ? BigInt(slip.overdue_interest_percent) : 0n,
-    discounts: [],
+    discounts: earlyDiscounts(slip),
   };
 }

@@ -2,6 +2,7 @@ import type { Dialect } from '../../db/connection.js';
 import { toJsonNumber } from '../../domain/money.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import { STATUS, type BankSlipRow } from './row.js';
+import { discountView } from './discounts.js';
 import type { BankSlipCreditRecord, BankSlipDetail, BankSlipListRecord } from './schemas.js';
 
 /**
@@ -144,6 +145,7 @@ export function toDetail(r: BankSlipRow): BankSlipDetail {
     },
     overduePenaltyReceived: credit.OverduePenaltyReceived,
     overdueInterestReceived: credit.OverdueInterestReceived,
+    discount: discountView(r),
     CancelDate: credit.CancelDate,
     CancellationReason: credit.CancellationReason,
   };

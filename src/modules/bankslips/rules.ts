@@ -3,6 +3,7 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { BANK_SLIP_VALUE, parseDecimal, PRICING_PERCENT, type DecimalError } from '../../domain/money.js';
 import { ApiError, type ErrorItem } from '../../http/errors.js';
 import type { IssueBody } from './schemas.js';
+import { parseDiscounts, type SlipDiscount } from './discounts.js';
 
 /**
  * How far ahead a due date may be. The barcode's due-date factor repeats every 9000 days and is
@@ -20,6 +21,7 @@ export interface IssueInput {
   referenceCode: string | null;
   pix: boolean;
   overdue: { allow: boolean; dateLimit: string | null; penaltyPercent: bigint; interestPercentPerMonth: bigint };
+  discounts: SlipDiscount[];
 }
 
 const VALUE_PROBLEMS: Record<DecimalError, string> = {
@@ -58,6 +60,7 @@ export function checkIssueRules(body: IssueBody, today: string, alphanumericCnpj
   }
 
   const overdue = checkOverdue(body, problem);
+  const discounts = parseDiscounts(body.discount, { valueCents: value.ok ? value.value : null, dueDate: body.dueDate, today }, problem);
   // A bolecode's Pix asks the same amount as the slip: the API Pix writes interest with 2 decimals.
   if (body.pix && overdue.interestPercentPerMonth % 100n !== 0n) {
     problem('overdue.interestPercentPerMonth', 'A slip with pix carries its interest to its Pix charge, which takes at most 2 decimals.');
@@ -70,6 +73,7 @@ export function checkIssueRules(body: IssueBody, today: string, alphanumericCnpj
     referenceCode: body.referenceCode ?? null,
     pix: body.pix ?? false,
     overdue,
+    discounts,
   };
 }
 

@@ -16,6 +16,12 @@ const enumOf = <T extends string | number>(type: 'string' | 'integer', values: r
  */
 export const CLOSED = { additionalProperties: Type.Not(Type.Unknown()) } as const;
 
+const DiscountBody = Type.Object({
+  type: enumOf('string', ['fixed', 'percent'] as const, 'fixed: reais off; percent: a percent of the value off'),
+  value: Type.Number({ exclusiveMinimum: 0, description: 'Reais (fixed) or percent (percent), at most 2 decimals; less than the value' }),
+  until: Type.String({ format: 'date', description: 'YYYY-MM-DD, inclusive: from today to the due date' }),
+}, CLOSED);
+
 export const IssueBody = Type.Object({
   value: Type.Number({ exclusiveMinimum: 0, description: 'Reais, at most 2 decimals, up to 99999999.99 (the barcode holds 10 digits of cents)' }),
   dueDate: Type.String({ format: 'date', description: 'YYYY-MM-DD, today or later (business date, UTC)' }),
@@ -38,6 +44,11 @@ export const IssueBody = Type.Object({
       penaltyPercent: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'One-off penalty on the value, at most 4 decimals; only when allow' })),
       interestPercentPerMonth: Type.Optional(Type.Number({ minimum: 0, maximum: 100, description: 'Simple interest, pro rata per day (/30), at most 4 decimals; only when allow' })),
     }, CLOSED),
+  ),
+  discount: Type.Optional(
+    Type.Union([DiscountBody, Type.Array(DiscountBody, { minItems: 1, maxItems: 3 })], {
+      description: 'Discounts for early payment: one, or up to three with distinct dates (the first whose date has not passed applies)',
+    }),
   ),
 }, { ...CLOSED, examples: [EXAMPLES.issueBankSlip] });
 export type IssueBody = Static<typeof IssueBody>;
@@ -108,6 +119,12 @@ export const BankSlipDetail = Type.Object({
   }),
   overduePenaltyReceived: nullableNumber(),
   overdueInterestReceived: nullableNumber(),
+  discount: Type.Array(Type.Object({
+    type: Type.Union([Type.Literal('fixed'), Type.Literal('percent')]),
+    value: Type.Number({ description: 'Reais (fixed) or percent (percent), as issued' }),
+    until: Type.String({ format: 'date' }),
+    amount: Type.Number({ description: 'Reais it takes off the value when paid until then' }),
+  }), { description: 'Extension: discounts for early payment, by date (empty when none)' }),
   // Named as the seed names them in the by-credit-date record.
   CancelDate: nullableString({ format: 'date-time', description: 'When the slip was cancelled (by the merchant, or written off by the bank: that day at 00:00 UTC); it is no longer payable' }),
   CancellationReason: nullableString({ description: "The merchant's reason, or the bank's write-off reason" }),

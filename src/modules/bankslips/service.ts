@@ -9,6 +9,7 @@ import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { isPayable, payBankSlip, payByPix, type PayOptions } from './payment.js';
 import { cancelBankSlip } from './cancel.js';
+import { discountsJson } from './discounts.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
 import { listingPages, type ListFields } from './listings.js';
 import { registrationOf, type Registration } from './registration.js';
@@ -69,6 +70,7 @@ export class BankSlipService {
         overdue_date_limit: input.overdue.dateLimit,
         overdue_penalty_percent: Number(input.overdue.penaltyPercent),
         overdue_interest_percent: Number(input.overdue.interestPercentPerMonth),
+        discounts: discountsJson(input.discounts),
         status_bill: STATUS.processing,
         status_integration: STATUS.processing,
         created_at: at,

@@ -1,3 +1,4 @@
+import { slipDiscounts, type SlipDiscount } from '../discounts.js';
 import { addDays, daysBetween, nextBusinessDay, toDayNumber } from '../../../domain/calendar.js';
 import { cnabDate, formatRecord, type Layout } from '../../../domain/cnab240.js';
 import { bankLayout, type BankLayout } from '../../../domain/cnab240-banks.js';
@@ -220,7 +221,7 @@ function segmentP(slip: BankSlipRow, bank: BankConfig, bankCode: string) {
     interestCode: interest ? '2' : '3',
     interestDate: interest ? cnabDate(addDays(slip.due_date, 1)) : '',
     interestRate: interest ? percent2(slip.overdue_interest_percent) : 0n,
-    discountCode: '0',
+    ...discountFields(slipDiscounts(slip)[0], ''),
     companyReference: slip.reference_code ?? '',
     writeOffCode: writeOff.code,
     writeOffDays: writeOff.days,
@@ -244,9 +245,22 @@ function segmentQ(slip: BankSlipRow, guarantor: Guarantor) {
   };
 }
 
+/**
+ * A discount as FEBRABAN writes it (P 142-165, R 18-41 and 42-65): code 1 a fixed value until
+ * the date, 2 a percent until the date (13,2 either way); 0 with no discount.
+ */
+function discountFields(d: SlipDiscount | undefined, prefix: '' | '2' | '3') {
+  const key = (name: string) => (prefix === '' ? `discount${name}` : `discount${prefix}${name}`);
+  if (!d) return { [key('Code')]: '0' };
+  return { [key('Code')]: d.type === 'fixed' ? '1' : '2', [key('Date')]: cnabDate(d.until), [key('Value')]: d.value };
+}
+
 function segmentR(slip: BankSlipRow) {
   const penalty = slip.overdue_allow === 1 && slip.overdue_penalty_percent > 0;
+  const [, second, third] = slipDiscounts(slip);
   return {
+    ...discountFields(second, '2'),
+    ...discountFields(third, '3'),
     // 2: a percent of the value, from the day after the due date; 0: no penalty.
     penaltyCode: penalty ? '2' : '0',
     penaltyDate: penalty ? cnabDate(addDays(slip.due_date, 1)) : '',
