@@ -18,13 +18,13 @@ describe(`bank slip issue: unknown fields (${testDialect})`, () => {
   it('at the top level, in payer and in overdue, all named at once; nothing is issued', async () => {
     const before = await count();
     const body = {
-      ...slipBody({ discount: { type: 'fixed', value: 5, until: '2030-01-01' }, interest: 1 }, { email: 'maria@example.com' }),
+      ...slipBody({ coupon: 'X5', interest: 1 }, { email: 'maria@example.com' }),
       overdue: { allow: true, dateLimit: '2099-01-01', penaltyPercent: 2, fine: 3 },
     };
     const res = await issue(t, m, body);
     expect(res.statusCode).toBe(400);
     const errors = res.json() as { tag: string; description: string }[];
-    expect(errors.map((e) => e.tag).sort()).toEqual(['discount', 'interest', 'overdue.fine', 'payer.email']);
+    expect(errors.map((e) => e.tag).sort()).toEqual(['coupon', 'interest', 'overdue.fine', 'payer.email']);
     for (const e of errors) expect(e.description).toBe(`${e.tag} is not a field of this request; remove it (unknown fields are refused, never dropped).`);
     expect(await count()).toBe(before);
   });

@@ -65,5 +65,4 @@ export function describeReasons(codes: string[], table: Record<string, string>):
 
 /** CNAB espécie do título 02: duplicata mercantil (printed as DM on the slip). */
 export const SPECIES = { code: '02', printed: 'DM' } as const;
-/** CNAB carteira code of segment P: 1 cobrança simples. */
-export const WALLET_SIMPLE = '1';
+

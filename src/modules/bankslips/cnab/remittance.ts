@@ -174,27 +174,6 @@ function batchHeaderValues(bankCode: string, bank: BankConfig, date: string, kin
   };
 }
 
-/**
- * The file header and the batch header of a one-batch cobrança file, remessa or retorno, in the
- * bank's layout (the sandbox writes the bank's return with the same headers). The file number
- * (NSA) is the day's number since 1970.
- */
-export function fileHeaders(bankCode: string, bank: BankConfig, date: string, now: Date, kind: 'remessa' | 'retorno'): string[] {
-  const layout = bankLayout(bankCode);
-  return [formatRecord(layout.fileHeader, fileHeaderValues(bankCode, bank, date, now, kind)), formatRecord(layout.batchHeader, batchHeaderValues(bankCode, bank, date, kind, 1))];
-}
-
-/**
- * The trailers of a one-batch file (counts include every header and trailer), then the whole
- * file, CRLF-ended. `totals`: the batch's titles in cobrança simples (simpleCount, simpleTotal).
- */
-export function fileEnd(bankCode: string, lines: string[], details: number, totals: Record<string, string | bigint> = {}): string {
-  const layout = bankLayout(bankCode);
-  lines.push(formatRecord(layout.batchTrailer, { bank: bankCode, batch: '1', records: String(details + 2), ...totals }));
-  lines.push(formatRecord(layout.fileTrailer, { bank: bankCode, batches: '1', records: String(lines.length + 1) }));
-  return `${lines.join('\r\n')}\r\n`;
-}
-
 /** 1 CPF, 2 CNPJ. */
 export const documentType = (document: string) => (document.length === 11 ? '1' : '2');
 /** CPF/CNPJ for a 15-position `doc` field (the field pads it: right-aligned, zeros on the left). */

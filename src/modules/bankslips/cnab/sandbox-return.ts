@@ -1,11 +1,11 @@
 import { addDays, startOfDay } from '../../../domain/calendar.js';
-import { cnabDate, formatRecord } from '../../../domain/cnab240.js';
-import { SEGMENT_T, SEGMENT_U } from '../../../domain/cnab240-layout.js';
+import { cnabDate } from '../../../domain/cnab240.js';
+import { bankLayout } from '../../../domain/cnab240-banks.js';
 import type { BankSlipDeps } from '../deps.js';
 import { bankSlipsRepository as repo } from '../repository.js';
 import { type BankSlipRow } from '../row.js';
-import { MOVEMENT_OF, WALLET_SIMPLE } from './codes.js';
-import { document15, documentType, fileEnd, fileHeaders } from './remittance.js';
+import { MOVEMENT_OF } from './codes.js';
+import { CnabFileWriter, document15, documentType } from './remittance.js';
 
 /**
  * The sandbox plays the bank's side of the cycle: `GET /sandbox/bankslips/returns?date=` writes
@@ -26,38 +26,34 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
   const { bankSlipBankCode: bankCode, bankSlip: bank } = ctx.config;
   const now = ctx.clock.now();
   const closed = startOfDay(nextDate);
-  const lines = fileHeaders(bankCode, bank, date, now < closed ? now : closed, 'retorno');
-  let sequence = 0;
-  // The batch trailer's titles in cobrança simples (24-29 count, 30-46 value): one per T/U pair.
-  let titles = 0;
-  let total = 0n;
-  const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>) => {
-    titles++;
-    total += BigInt(slip.value);
-    const start = { bank: bankCode, batch: '1', movement };
-    lines.push(
-      formatRecord(SEGMENT_T, {
-        ...start,
-        sequence: String(++sequence),
-        segment: 'T',
-        agency: bank.agency,
-        agencyDv: bank.agencyDv,
-        account: bank.account,
-        accountDv: bank.accountDv,
-        ourNumber: slip.our_number!,
-        wallet: WALLET_SIMPLE,
-        documentNumber: slip.our_number!,
-        dueDate: cnabDate(slip.due_date),
-        value: BigInt(slip.value),
-        companyReference: slip.reference_code ?? '',
-        currency: '09',
-        payerDocumentType: documentType(slip.payer_document),
-        payerDocument: document15(slip.payer_document),
-        payerName: slip.payer_name,
-      }),
-      formatRecord(SEGMENT_U, { ...start, sequence: String(++sequence), segment: 'U', ...u }),
-    );
-  };
+  const layout = bankLayout(bankCode);
+  // Batches of any size, each trailer with its titles in cobrança simples (one per T/U pair).
+  const file = new CnabFileWriter(bankCode, bank, date, now < closed ? now : closed, 'retorno');
+  const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>) =>
+    file.title(BigInt(slip.value), [
+      [
+        layout.segmentT,
+        'T',
+        movement,
+        {
+          agency: bank.agency,
+          agencyDv: bank.agencyDv,
+          account: bank.account,
+          accountDv: bank.accountDv,
+          ourNumber: slip.our_number!,
+          wallet: layout.walletCode(bank.wallet),
+          documentNumber: slip.our_number!,
+          dueDate: cnabDate(slip.due_date),
+          value: BigInt(slip.value),
+          companyReference: slip.reference_code ?? '',
+          currency: '09',
+          payerDocumentType: documentType(slip.payer_document),
+          payerDocument: document15(slip.payer_document),
+          payerName: slip.payer_name,
+        },
+      ],
+      [layout.segmentU, 'U', movement, u],
+    ]);
   for (const slip of registered) pair(slip, MOVEMENT_OF.registered, { occurrenceDate: cnabDate(date) });
   for (const slip of paid) {
     pair(slip, MOVEMENT_OF.paid, {
@@ -68,5 +64,5 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
       creditDate: cnabDate(slip.credit_date),
     });
   }
-  return fileEnd(bankCode, lines, sequence, { simpleCount: String(titles), simpleTotal: total });
+  return file.end();
 }
