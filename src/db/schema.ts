@@ -431,7 +431,8 @@ export interface PixDueChargesTable {
   payer_document: string;
   payer_name: string;
   pix_emv: string;
-  status: 'Pending' | 'Paid';
+  /** Removed: withdrawn at the PSP (its slip was cancelled). */
+  status: 'Pending' | 'Paid' | 'Removed';
   paid_at: string | null;
   created_at: string;
   /** Terms of a charge with a due date: percents scaled by 10^4; a fixed discount until a date. */

@@ -16,6 +16,9 @@ export class SandboxPixProvider implements PixProvider {
   }
 
   /** Charges and due charges share the path: both fit the BR Code with the same host (see PUBLIC_URL's check). */
+  /** The gateway serves the sandbox's codes itself: its location reads the slip's state. */
+  async removeDueCharge(): Promise<void> {}
+
   async createDueCharge(charge: NewProviderDueCharge): Promise<{ location: string }> {
     return { location: sandboxLocation(this.publicUrl, charge.txid) };
   }

@@ -59,6 +59,8 @@ export interface PixProvider {
   createCharge(charge: NewProviderCharge): Promise<{ location: string }>;
   /** `PUT /cobv/{txid}`: a charge with a due date (the Pix code printed on a bank slip). */
   createDueCharge(charge: NewProviderDueCharge): Promise<{ location: string }>;
+  /** `PATCH /cobv/{txid}` to REMOVIDA_PELO_USUARIO_RECEBEDOR: the code can no longer be paid (its slip was cancelled). */
+  removeDueCharge(txid: string): Promise<void>;
   /** `GET /pix?inicio=&fim=`, every page. */
   listReceived(from: Date, to: Date): Promise<PixReceipt[]>;
   /** `PUT /pix/{e2eid}/devolucao/{id}` (idempotent by id). */

@@ -158,6 +158,18 @@ describe(`Pix charges with a due date and the bolecode (${testDialect})`, () => 
       expect(await information(t, slips, slip.id)).toMatchObject({ statusBill: 3, effectivePaymentValue: 150.75 });
     });
 
+    it('cancelled, its Pix code is withdrawn: the location reads REMOVIDA_PELO_PSP and paying it is 409', async () => {
+      const slip = await issued(t, slips, terms(businessDayFrom(today(), 5)));
+      const code = parseBrCode(slip.pixEmv);
+      if (!code.ok) throw new Error(code.error);
+      const cancel = await t.inject({ method: 'POST', url: `/integration/api/billissuer/${slip.id}/cancel?accountNumber=${slips.accountNumber}`, headers: slips.headers, payload: {} });
+      expect(cancel.statusCode, cancel.body).toBe(200);
+      await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { minutes: 0 } });
+      expect((await location(slip.pixEmv)).payload.status).toBe('REMOVIDA_PELO_PSP');
+      expect((await payDue(code.value.txid)).statusCode).toBe(409);
+      expect((await t.ctx.database.db.selectFrom('pix_due_charges').select('status').where('txid', '=', code.value.txid).executeTakeFirstOrThrow()).status).toBe('Removed');
+    });
+
     it('a slip with Pix refuses interest the API Pix cannot carry (more than 2 decimals)', async () => {
       const res = await t.inject({
         method: 'POST',

@@ -169,6 +169,23 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     expect((await receivables(charge.id)).map((r) => Number(r.transaction_total_value))).toEqual([95_0000]); // 4 decimals
   });
 
+  it("a cancelled bolecode's cobv is removed at the PSP (PATCH /cobv/{txid}), retried while the PSP is down", async () => {
+    const m = await t.merchant({ api: 'integration' });
+    const slip = await issued(t, m, slipBody({ value: 80, pix: true }));
+    const code = parseBrCode(slip.pixEmv);
+    if (!code.ok) throw new Error(code.error);
+    psp.unavailable = true;
+    const cancel = await t.inject({ method: 'POST', url: `/integration/api/billissuer/${slip.id}/cancel?accountNumber=${m.accountNumber}`, headers: m.headers, payload: { reason: 'pedido desfeito' } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { minutes: 0 } });
+    expect(psp.charges.get(code.value.txid)?.status).toBe('ATIVA'); // the PSP did not answer: the job retries
+    psp.unavailable = false;
+    await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { minutes: 10 } });
+    expect(psp.charges.get(code.value.txid)?.status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
+    expect(psp.requests.filter((r) => r.method === 'PATCH' && r.path === `/cobv/${code.value.txid}`).at(-1)?.body).toEqual({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
+    expect((await t.ctx.database.db.selectFrom('pix_due_charges').select('status').where('txid', '=', code.value.txid).executeTakeFirstOrThrow()).status).toBe('Removed');
+  });
+
   // Last of the tests that pay: it moves the sandbox clock ahead of the PSP's (real) time, and a
   // slip refuses a payment dated before its registration.
   it('the reconciliation job runs on its own as business time passes', async () => {

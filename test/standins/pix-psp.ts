@@ -226,6 +226,15 @@ export class PixStandIn {
       this.charges.set(txid, charge);
       return send(existing ? 200 : 201, this.chargeView(charge));
     }
+    if ((m = /^\/(cob|cobv)\/([^/]+)$/.exec(path)) && req.method === 'PATCH') {
+      const charge = this.charges.get(m[2]);
+      if (!charge) return problem(404, 'CobNaoEncontrado', 'no such charge');
+      if (body?.status !== undefined && body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') return problem(400, 'CobOperacaoInvalida', 'status may only become REMOVIDA_PELO_USUARIO_RECEBEDOR');
+      if (charge.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', `the charge is ${charge.status}`);
+      if (body?.status) charge.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
+      charge.revisao++;
+      return send(200, this.chargeView(charge));
+    }
     if ((m = /^\/(cob|cobv)\/([^/]+)$/.exec(path)) && req.method === 'GET') {
       const charge = this.charges.get(m[2]);
       return charge ? send(200, this.chargeView(charge)) : problem(404, 'CobNaoEncontrado', 'no such charge');

@@ -1,5 +1,5 @@
 import { conflict, notFound } from '../../http/errors.js';
-import { overdueKey, registerKey, type BankSlipDeps } from './deps.js';
+import { overdueKey, PIX_REMOVE_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { toDetail } from './record-fields.js';
 import { bankSlipsRepository as repo } from './repository.js';
 import { INTEGRATION, STATUS, type BankSlipRow } from './row.js';
@@ -12,7 +12,7 @@ const DEFAULT_REASON = 'Cancelled by the merchant';
  * The merchant cancels an unpaid slip (POST {integration}/api/billissuer/{id}/cancel, and the
  * dashboard's Cancel). A registered slip (statusBill 2 or 9) keeps its statusBill, as a bank
  * write-off does, and shows CancelDate and CancellationReason: the seed has no cancelled code.
- * It is no longer payable (payment.ts refuses it, so does its Pix code), it never becomes
+ * It is no longer payable (payment.ts refuses it; its Pix code is removed at the PSP), it never becomes
  * overdue, and the day's remittance asks the bank to write it off (movement 02). A slip still
  * being registered (statusBill 1) was never sent to the bank: it ends in 99 with the reason in
  * `message`, and its registration job goes. Each is a `bank_slip.canceled` event in the same
@@ -37,6 +37,8 @@ export async function cancelBankSlip(ctx: BankSlipDeps, merchantId: string, id: 
         await recordEvent(trx, ctx.queue, slip, STATUS.processing, STATUS.failed, at);
       }
       await ctx.queue.cancel(trx, overdueKey(slip.id));
+      // A bolecode's Pix code is withdrawn at the PSP too, by a job: the PSP may be down now.
+      if (slip.pix_emv !== null) await ctx.queue.enqueue(trx, { kind: PIX_REMOVE_JOB, payload: { id: slip.id }, runAt: new Date(at), dedupeKey: `${PIX_REMOVE_JOB}:${slip.id}` });
       await recordCancellation(trx, ctx.queue, slip, why, to, at);
       return true;
     });

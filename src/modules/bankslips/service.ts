@@ -4,7 +4,7 @@ import { conflict, notFound } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
-import { OVERDUE_JOB, overdueKey, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
+import { OVERDUE_JOB, overdueKey, PIX_REMOVE_JOB, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
 import { isPayable, payBankSlip, payByPix, type PayOptions } from './payment.js';
@@ -254,6 +254,7 @@ export class BankSlipService {
     return [
       { kind: REGISTER_JOB, handler: async ({ id }: { id: string }, { job }) => this.register(id, job.attempts >= job.maxAttempts), maxAttempts: 5 },
       { kind: OVERDUE_JOB, handler: async ({ id }: { id: string }) => this.markOverdue(id) },
+      { kind: PIX_REMOVE_JOB, handler: async ({ id }: { id: string }) => this.ctx.pix.removeDueCharge(id), maxAttempts: 10 },
     ];
   }
 }

@@ -49,7 +49,7 @@ export async function sandboxPayDue(
   } else {
     const slipCode = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
     if (!slipCode) throw notFound('Pix charge with a due date');
-    if (slipCode.status === 'Paid' || !(await deps.owner.isOpen(slipCode.source_id))) throw conflict('The bank slip of this Pix code is paid, cancelled or not payable.');
+    if (slipCode.status !== 'Pending' || !(await deps.owner.isOpen(slipCode.source_id))) throw conflict('The bank slip of this Pix code is paid, cancelled or not payable.');
     terms = slipCode;
     target = { chargeId: null, bankSlipId: slipCode.source_id };
   }

@@ -117,6 +117,23 @@ export class PixService {
     return this.dueCharges.code(input);
   }
 
+  /**
+   * A slip's Pix code withdrawn (its slip was cancelled): removed at the PSP (`PATCH /cobv`),
+   * then marked Removed. A PSP that refuses (the code was paid or removed meanwhile) ends it
+   * too: a payment that arrives is refused by the slip and kept unapplied. A PSP that does not
+   * answer throws, for the caller's job to retry.
+   */
+  async removeDueCharge(sourceId: string): Promise<void> {
+    const due = await this.database.db.selectFrom('pix_due_charges').select(['txid', 'status']).where('source_id', '=', sourceId).executeTakeFirst();
+    if (!due || due.status !== 'Pending') return;
+    try {
+      await this.provider.removeDueCharge(due.txid);
+    } catch (error) {
+      if (!(error instanceof PixProviderRefused)) throw error;
+    }
+    await this.database.db.updateTable('pix_due_charges').set({ status: 'Removed' }).where('txid', '=', due.txid).where('status', '=', 'Pending').execute();
+  }
+
   /** The owner of the slips' Pix codes (the bank slips module: src/context.ts wires it). */
   ownDueCharges(owner: DueChargeOwner): void {
     this.dueChargeOwner = owner;
@@ -266,7 +283,7 @@ export class PixService {
     if (!due) throw notFound('Pix charge');
     const merchant = await this.merchants.get(due.merchant_id);
     // A slip paid another way (its barcode) or cancelled closes its Pix code too.
-    const status = due.status === 'Paid' ? 'CONCLUIDA' : (await this.dueChargeOwner.isOpen(due.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
+    const status = due.status === 'Paid' ? 'CONCLUIDA' : due.status === 'Pending' && (await this.dueChargeOwner.isOpen(due.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
     return signer.sign(dueChargePayload({ ...due, status }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
   }
 

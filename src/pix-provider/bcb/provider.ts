@@ -46,6 +46,10 @@ export class BcbPixProvider implements PixProvider {
     return { location: locationOf(checked(await this.http.call('PUT', `/cobv/${charge.txid}`, body), 'cobv')) };
   }
 
+  async removeDueCharge(txid: string): Promise<void> {
+    checked(await this.http.call('PATCH', `/cobv/${txid}`, { status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' }), 'cobv');
+  }
+
   async listReceived(from: Date, to: Date): Promise<PixReceipt[]> {
     const receipts: PixReceipt[] = [];
     for (let page = 0; ; page++) {
