@@ -1,5 +1,5 @@
 import { compactVerify, createLocalJWKSet } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { addDays, daysBetween, isBusinessDay, toIsoDate } from '../../src/domain/calendar.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { testDialect } from '../support/database.js';
@@ -167,7 +167,8 @@ describe(`Pix charges with a due date and the bolecode (${testDialect})`, () => 
       await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { minutes: 0 } });
       expect((await location(slip.pixEmv)).payload.status).toBe('REMOVIDA_PELO_PSP');
       expect((await payDue(code.value.txid)).statusCode).toBe(409);
-      expect((await t.ctx.database.db.selectFrom('pix_due_charges').select('status').where('txid', '=', code.value.txid).executeTakeFirstOrThrow()).status).toBe('Removed');
+      // Withdrawn by its job (the worker or the advance runs it).
+      await vi.waitFor(async () => expect((await t.ctx.database.db.selectFrom('pix_due_charges').select('status').where('txid', '=', code.value.txid).executeTakeFirstOrThrow()).status).toBe('Removed'), { timeout: 10_000, interval: 50 });
     });
 
     it('a slip with Pix refuses interest the API Pix cannot carry (more than 2 decimals)', async () => {
