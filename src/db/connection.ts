@@ -1,10 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
-import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
+import { openPostgresPool, type PostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
 import { SqliteReaders } from './sqlite-readers.js';
@@ -22,25 +22,17 @@ export interface Database {
    * The drivers under Kysely, for the few reads where building objects per row is the cost
    * (streamed range searches: rows as arrays from one prepared statement).
    */
-  raw?: { sqlite: SQLite.Database } | { pool: pg.Pool };
+  raw?: { sqlite: SQLite.Database } | { postgres: Pick<PostgresPool, 'reserve'> };
   /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
   readers?: SqliteReaders;
   close(): Promise<void>;
 }
 
-export interface PoolStats {
-  /** Open connections, busy or idle. */
-  total: number;
-  idle: number;
-  /** Queries queued for a free connection. */
-  waiting: number;
-}
+/** postgres.js does not tell how many of its connections are open; it is told what its holders hold and wait for. */
+export type PoolStats = PostgresPoolStats;
 
 /** A Kysely handle that is either the database or an open transaction. */
 export type Executor = Kysely<DB> | Transaction<DB>;
-
-// int8 (counts, money in minor units) as JS numbers: every value we store is far below 2^53.
-pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export interface OpenOptions {
   /** PostgreSQL only: use (and create) this schema, so each test file gets its own. */
@@ -51,7 +43,7 @@ export interface OpenOptions {
   readerThreads?: number;
   /** Connection, statement and idle-in-transaction timeouts (default: the DB_*_TIMEOUT_MS defaults). */
   settings?: DatabaseSettings;
-  /** Where a connection that dies while idle is reported (it is replaced on the next use). */
+  /** PostgreSQL: where a failure to get a connection is reported (no host answered, the pool's wait ran out). */
   onConnectionError?: (error: Error) => void;
 }
 
@@ -135,56 +127,19 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
   };
 }
 
-/**
- * node-postgres leaves a client whose query timed out (`query_timeout`) waiting for that answer,
- * so every later query on it queues behind a reply that may never come (a network that drops
- * traffic). Such a client is ended instead: its later queries fail at once, and the pool drops
- * an ended client when it is released and opens a new one.
- */
-class FailFastClient extends pg.Client {
-  override query(...args: unknown[]): any {
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') {
-      (result as Promise<unknown>).catch((error: unknown) => {
-        if (error instanceof Error && error.message === 'Query read timeout') this.end().catch(() => {});
-      });
-    }
-    return result;
-  }
-}
-
 async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
   const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: options.poolSize ?? settings.poolSize,
-    options: schema ? `-c search_path=${schema}` : undefined,
-    // A database that drops traffic must not hang a request: no connection, no answer and no
-    // idle transaction waits longer than these.
-    connectionTimeoutMillis: settings.connectTimeoutMs,
-    statement_timeout: settings.statementTimeoutMs,
-    query_timeout: settings.queryTimeoutMs,
-    idle_in_transaction_session_timeout: settings.idleInTransactionTimeoutMs,
-    keepAlive: true,
-    Client: FailFastClient,
-  });
-  // A terminated backend (pg_terminate_backend, a restart, a failover) makes its client emit
-  // 'error'; unhandled, that event kills the process. The pool drops the client and opens a new
-  // one on the next use; a query that was running on it fails on its own (and is answered 503).
-  const report = options.onConnectionError ?? (() => {});
-  pool.on('error', (error) => report(error));
-  pool.on('connect', (client) => client.on('error', (error) => report(error)));
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  const pool = openPostgresPool(url, settings, { max: options.poolSize ?? settings.poolSize, schema, onConnectionError: options.onConnectionError });
+  const db = new Kysely<DB>({ dialect: pool.dialect });
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  const poolStats = (): PoolStats => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount });
   return {
     db,
     dialect: 'postgres',
     schema,
-    poolStats,
-    raw: { pool },
+    poolStats: pool.stats,
+    raw: { postgres: pool },
     close: () => db.destroy(),
   };
 }

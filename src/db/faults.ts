@@ -13,11 +13,18 @@ const UNAVAILABLE_SQLSTATES = new Set([
   '53400', // configuration_limit_exceeded
   '57014', // query_canceled: our statement_timeout fired
   '25P03', // idle_in_transaction_session_timeout
+  '25006', // read_only_sql_transaction: the host became a standby (a failover); we open no read-only transactions
 ]);
 
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
-/** node-postgres's own messages for a connection that died or never came, and our query timeout. */
+/**
+ * postgres.js's codes for a connection that closed, never came or was ended, and the pool's own
+ * (src/db/postgres.ts): no free connection within the connect timeout, no answer within the query timeout.
+ */
+const UNAVAILABLE_CLIENT_CODES = new Set(['CONNECTION_CLOSED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'QUERY_TIMEOUT']);
+
+/** node-postgres's messages for a connection that died or never came (the tools that still use it), and the query timeout. */
 const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/,
   /^timeout exceeded when trying to connect/,
@@ -33,7 +40,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
       // Class 08: connection exceptions.
-      if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code)) return true;
+      if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_CLIENT_CODES.has(code)) return true;
       // SQLite: another writer held the lock past busy_timeout.
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED') return true;
     }

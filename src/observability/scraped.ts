@@ -1,4 +1,4 @@
-import { Gauge, type Metric } from 'prom-client';
+import { Counter, Gauge, type Metric } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { errorMessage } from '../jobs/queue.js';
@@ -168,7 +168,7 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
 
   const pool: Gauge<'state'> = new Gauge({
     name: 'gateway_db_pool_connections',
-    help: 'Database connections: total open, idle, and waiting (queries queued for a connection). SQLite has one connection and no pool: total 1',
+    help: 'Database connections: PostgreSQL busy (held by a query or transaction), waiting (queries queued for a connection) and max (DB_POOL_SIZE). SQLite has one connection and no pool: total 1',
     labelNames: ['state'],
     registers: [],
     collect() {
@@ -178,11 +178,25 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
         pool.set({ state: 'total' }, 1);
         return;
       }
-      pool.set({ state: 'total' }, stats.total);
-      pool.set({ state: 'idle' }, stats.idle);
+      pool.set({ state: 'busy' }, stats.busy);
       pool.set({ state: 'waiting' }, stats.waiting);
+      pool.set({ state: 'max' }, stats.max);
     },
   });
 
-  return [depth, lateness, age, backlog, pool];
+  // A counter read from the pool's own count at scrape time: its rate is the reconnect rate.
+  let closedSeen = 0;
+  const closed = new Counter({
+    name: 'gateway_db_connections_closed_total',
+    help: 'PostgreSQL connections closed (a restart, a failover, a broken network, an idle or aged connection); each is reopened on the next use',
+    registers: [],
+    collect() {
+      const now = deps.database.poolStats?.().closed;
+      if (now === undefined) return;
+      if (now > closedSeen) closed.inc(now - closedSeen);
+      closedSeen = now;
+    },
+  });
+
+  return [depth, lateness, age, backlog, pool, closed];
 }

@@ -59,7 +59,7 @@ async function legacy(t: TestApp, m: TestMerchant, by: By, start: string, end: s
   return dialect === 'postgres' ? JSON.stringify(JSON.parse(text)) : text;
 }
 
-/** Counts the listing's page reads, through whichever read this database uses (rows as JSON, or columns through COPY on PostgreSQL). */
+/** Counts the listing's page reads, through whichever read this database uses (rows as JSON, or columns as arrays on PostgreSQL). */
 const spyPages = (t: TestApp) =>
   vi.spyOn(bankSlipsRepository, t.ctx.database.dialect === 'postgres' ? 'listColumnsPage' : t.ctx.database.readers ? 'listJsonBySeqs' : 'listJsonPage');
 

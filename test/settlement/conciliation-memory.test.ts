@@ -120,8 +120,8 @@ describe.each(variants)('streamed range search over HTTP: memory and reads (%s)'
     // text, its Buffer): hundreds of MB. Streamed as whole pages, a fast client still left
     // ~100 MB of dead pages between full collections; written in 64 KB chunks, ~20 MB on SQLite
     // (the bound: 50 MB). On PostgreSQL the node-postgres parser's rows (29 strings each,
-    // alive across the event-loop turns of a page's read) measured 17-73 MB; read through COPY
-    // (src/db/pg-copy.ts) 16-28 MB: the same bound on both engines.
+    // alive across the event-loop turns of a page's read) measured 17-73 MB; postgres.js's rows
+    // as arrays (src/db/pg-rows.ts) are read against the same bound.
     const bound = 50e6;
     // When V8 collects is not ours to choose: under a full suite's load one read measured 53 MB
     // once. A second read settles a late collection; an answer held whole fails both.

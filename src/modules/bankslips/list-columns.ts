@@ -6,12 +6,12 @@ import type { BankSlipRow } from './row.js';
  * A listing record read as columns and made JSON text in JavaScript (PostgreSQL): the
  * bytes `sqlJsonObject` has the database write, without the database writing them. PostgreSQL's
  * `json_build_object` runs serially in its backend, before node can write a byte, and costs it
- * several times what handing the same columns over through COPY (src/db/pg-copy.ts) does; this
+ * several times what handing the same columns over as arrays (src/db/pg-rows.ts) does; this
  * serializer makes the record on the event loop while the backend reads the next page.
  * test/bankslips/streaming.test.ts compares the bytes with the database's.
  */
 
-/** Integer columns of a listing (the others are text): how the COPY read types each field. */
+/** Integer columns of a listing (the others are text): written as digits. */
 const INTEGER_COLUMNS = new Set<keyof BankSlipRow>([
   'seq', 'value', 'paid_value', 'penalty_received', 'interest_received', 'overdue_allow', 'overdue_penalty_percent', 'overdue_interest_percent',
   'status_bill', 'status_integration',
@@ -23,7 +23,6 @@ type Writer = 'int' | 'text' | Exclude<Kind, 'plain'>;
 export interface ListColumns {
   /** The select list: the fields' columns, then the keyset's date column and seq. */
   columns: string[];
-  numeric: boolean[];
   /** Positions of the keyset's date and seq in a row. */
   datePosition: number;
   seqPosition: number;
@@ -70,7 +69,6 @@ export function listColumns(fields: readonly Field[], dateColumn: string): ListC
   };
   return {
     columns,
-    numeric: columns.map((c) => INTEGER_COLUMNS.has(c as keyof BankSlipRow)),
     datePosition: fields.length,
     seqPosition: fields.length + 1,
     toJson,

@@ -16,7 +16,7 @@ export type ListFields = 'list' | 'credit';
  * a slip changed meanwhile is answered once, as it was when its page was read. Reading stops
  * when the consumer stops asking (the client went away and the route's stream was destroyed).
  * Per engine (docs/architecture.md, "Streamed JSON arrays"):
- * - PostgreSQL: keyset pages of columns through COPY, the JSON made here (list-columns.ts), the
+ * - PostgreSQL: keyset pages of columns as arrays, the JSON made here (list-columns.ts), the
  *   next page asked for while this one is written;
  * - SQLite with reader threads (a file): one thread walks the seqs, then pages of them are read
  *   and joined by all the threads at once and written in order;
@@ -33,10 +33,10 @@ export async function* listingPages(
   pageSize: number,
 ): AsyncGenerator<JsonBatch> {
   const { db, raw, readers } = database;
-  if (raw && 'pool' in raw) {
+  if (raw && 'postgres' in raw) {
     const shape = shapeOf(fields, column);
     const pages = keysetPages(
-      (after: ListCursor | undefined) => repo.listColumnsPage(raw.pool, shape, accountNumber, column, range, pageSize, after),
+      (after: ListCursor | undefined) => repo.listColumnsPage(raw.postgres, shape, accountNumber, column, range, pageSize, after),
       (row): ListCursor => ({ date: row[shape.datePosition] as string, seq: row[shape.seqPosition] as number }),
       pageSize,
       true,

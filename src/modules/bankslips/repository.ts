@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import type pg from 'pg';
 import type { Executor } from '../../db/connection.js';
-import { copyRows } from '../../db/pg-copy.js';
+import { arrayRows } from '../../db/pg-rows.js';
+import type { PostgresPool } from '../../db/postgres.js';
 import type { ListColumns } from './list-columns.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
@@ -12,7 +12,7 @@ const RECORDS_MODULE = siblingModule(import.meta.url, 'record-fields');
 
 /**
  * A listing's window, filters and, when resuming, keyset, as SQL text for the driver's own
- * handle (the reader threads on SQLite, COPY on PostgreSQL): the same conditions as
+ * handle (the reader threads on SQLite, rows as arrays on PostgreSQL): the same conditions as
  * listJsonPage's query. The column is ours; every value is a parameter, in `parameters`.
  */
 function listWhere(dialect: 'sqlite' | 'postgres', accountNumber: number, column: DateColumn, range: ListRange, after?: ListCursor): { where: string; parameters: unknown[] } {
@@ -87,14 +87,14 @@ export const bankSlipsRepository = {
   },
 
   /**
-   * The same page on PostgreSQL as columns through COPY (src/db/pg-copy.ts), made JSON by the
+   * The same page on PostgreSQL as rows of columns (src/db/pg-rows.ts), made JSON by the
    * caller (list-columns.ts): the same rows, order and keyset as listJsonPage.
    */
-  async listColumnsPage(pool: pg.Pool, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
+  async listColumnsPage(pool: Pick<PostgresPool, 'reserve'>, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
     const { where, parameters } = listWhere('postgres', accountNumber, column, range, after);
     parameters.push(limit);
     const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit $${parameters.length}`;
-    return copyRows(pool, text, parameters, shape.numeric);
+    return arrayRows(pool, text, parameters);
   },
 
   /**

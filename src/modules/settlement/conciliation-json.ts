@@ -117,14 +117,6 @@ export const SUMMARY_COLUMNS = [
   'transaction_total_value', 'installment_status', 'reference', 'source_id',
 ] as const;
 
-/** Which columns are integers (the others are text): how the PostgreSQL COPY read (src/db/pg-copy.ts) types each field. */
-const INTEGER_COLUMNS = new Set<string>([
-  'id', 'installment_number', 'installments_count', 'installment_value', 'transaction_total_value', 'mdr_value', 'mdr_tax', 'trn_fee_installment',
-  'trn_fee_transaction', 'af_fee_installment', 'af_fee_transaction', 'prepayment_value', 'prepayment_tax', 'received_value',
-]);
-export const INSTALLMENT_NUMERIC = INSTALLMENT_COLUMNS.map((c) => INTEGER_COLUMNS.has(c));
-export const SUMMARY_NUMERIC = SUMMARY_COLUMNS.map((c) => INTEGER_COLUMNS.has(c));
-
 /** A row read for a range search: its columns' values in the order of INSTALLMENT_COLUMNS or SUMMARY_COLUMNS. */
 export type ColumnValues = any[];
 

@@ -1,11 +1,11 @@
 import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
-import { copyRows } from '../../db/pg-copy.js';
+import { arrayRows } from '../../db/pg-rows.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, INSTALLMENT_NUMERIC, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_NUMERIC, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
+import { INSTALLMENT_COLUMNS, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -88,10 +88,10 @@ const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Stateme
 
 /**
  * Runs a range page's SQL with rows as arrays: on the driver's own handle when the database
- * exposes one (a prepared statement on SQLite, a COPY on PostgreSQL: see src/db/pg-copy.ts), else
- * through Kysely. `numeric` says which columns are integers (the COPY reads text).
+ * exposes one (a prepared statement on SQLite, postgres.js's `.values()`: see src/db/pg-rows.ts),
+ * else through Kysely.
  */
-async function rowsAsArrays(database: Database, text: string, parameters: unknown[], numeric: readonly boolean[]): Promise<ColumnValues[]> {
+async function rowsAsArrays(database: Database, text: string, parameters: unknown[]): Promise<ColumnValues[]> {
   const raw = database.raw;
   if (raw && 'sqlite' in raw) {
     let statements = sqliteStatements.get(raw.sqlite);
@@ -104,7 +104,7 @@ async function rowsAsArrays(database: Database, text: string, parameters: unknow
     const prepared = statement;
     return database.db.connection().execute(async () => prepared.all(...parameters) as ColumnValues[]);
   }
-  if (raw && 'pool' in raw) return (await copyRows(raw.pool, text, parameters, numeric)) as ColumnValues[];
+  if (raw && 'postgres' in raw) return (await arrayRows(raw.postgres, text, parameters)) as ColumnValues[];
   const result = await database.db.executeQuery(CompiledQuery.raw(text, parameters));
   return (result.rows as Record<string, unknown>[]).map((row) => Object.values(row));
 }
@@ -261,7 +261,7 @@ export const receivablesRepository = {
     const text = pageText(database.dialect, kind, k !== undefined, offset);
     const parameters = [...rangeParams(kind, account, start, end), ...(k ? keyParams(k) : []), page.limit];
     if (offset) parameters.push(page.offset);
-    return rowsAsArrays(database, text, parameters, kind === 'operation-date' ? SUMMARY_NUMERIC : INSTALLMENT_NUMERIC);
+    return rowsAsArrays(database, text, parameters);
   },
 
   /**
