@@ -19,6 +19,8 @@ export interface Config {
   databaseUrl: string;
   /** DATABASE_URL was set (production never falls back to the embedded file). */
   databaseUrlSet: boolean;
+  /** DATABASE_READ_URL: a PostgreSQL replica for the reads that decide nothing (src/db/read-replica.ts). */
+  databaseReadUrl: string | undefined;
   mode: GatewayMode;
   adminApiKey: string | undefined;
   dataKey: string | undefined;
@@ -180,6 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     integrationBasePath,
     databaseUrl: env.DATABASE_URL || 'sqlite:./data/gateway.db',
     databaseUrlSet: Boolean(env.DATABASE_URL),
+    databaseReadUrl: readUrl(env.DATABASE_READ_URL, env.DATABASE_URL),
     mode,
     adminApiKey: env.ADMIN_API_KEY || undefined,
     dataKey: env.DATA_KEY || undefined,
@@ -241,4 +244,14 @@ export function assertProductionSecrets(config: Config): void {
   problems.push(...acquirerProblems(config.acquirer, config.mode));
   problems.push(...pixProblems(config.pix, config.mode));
   if (problems.length) throw new ConfigError(`Refusing to start in production mode:\n- ${problems.join('\n- ')}`);
+}
+
+/** DATABASE_READ_URL: PostgreSQL only, beside a PostgreSQL DATABASE_URL. */
+function readUrl(value: string | undefined, primary: string | undefined): string | undefined {
+  const url = value?.trim() || undefined;
+  if (url === undefined) return undefined;
+  if (!/^postgres(ql)?:\/\//.test(url) || !/^postgres(ql)?:\/\//.test(primary ?? '')) {
+    throw new ConfigError('DATABASE_READ_URL must be a postgres:// URL, beside a postgres:// DATABASE_URL');
+  }
+  return url;
 }

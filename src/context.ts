@@ -115,6 +115,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     options.database ??
     (await openDatabase(config.databaseUrl, {
       settings: config.databaseSettings,
+      readUrl: config.databaseReadUrl,
       onConnectionError: (error) => options.logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
     }));
   await migrateToLatest(database);

@@ -16,6 +16,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const database = await openDatabaseWhenReady(config.databaseUrl, {
     settings: config.databaseSettings,
+    readUrl: config.databaseReadUrl,
     onConnectionError: (error) => logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
     log: (message, fields) => logger.warn(fields, message),
   });

@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, sql, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
+import { ReadReplica } from './read-replica.js';
 import { openPostgresPool, type PostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
@@ -23,6 +24,8 @@ export interface Database {
    * (streamed range searches: rows as arrays from one prepared statement).
    */
   raw?: { sqlite: SQLite.Database } | { postgres: Pick<PostgresPool, 'reserve'> };
+  /** PostgreSQL with DATABASE_READ_URL: the replica that reads which decide nothing may use (src/db/read-replica.ts). */
+  replica?: ReadReplica;
   /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
   readers?: SqliteReaders;
   close(): Promise<void>;
@@ -43,6 +46,8 @@ export interface OpenOptions {
   readerThreads?: number;
   /** Connection, statement and idle-in-transaction timeouts (default: the DB_*_TIMEOUT_MS defaults). */
   settings?: DatabaseSettings;
+  /** PostgreSQL: a streaming replica (DATABASE_READ_URL), opened beside the primary. */
+  readUrl?: string;
   /** PostgreSQL: where a failure to get a connection is reported (no host answered, the pool's wait ran out). */
   onConnectionError?: (error: Error) => void;
 }
@@ -127,21 +132,25 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500) {
   };
 }
 
-async function openPostgres(url: string, options: OpenOptions): Promise<Database> {
+async function openPostgres(url: string, options: OpenOptions & { replicaOf?: boolean }): Promise<Database> {
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
   const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
   const pool = openPostgresPool(url, settings, { max: options.poolSize ?? settings.poolSize, schema, onConnectionError: options.onConnectionError });
   const db = new Kysely<DB>({ dialect: pool.dialect });
-  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
-  return {
-    db,
-    dialect: 'postgres',
-    schema,
-    poolStats: pool.stats,
-    raw: { postgres: pool },
-    close: () => db.destroy(),
-  };
+  const database: Database = { db, dialect: 'postgres', schema, poolStats: pool.stats, raw: { postgres: pool }, close: () => db.destroy() };
+  if (schema && !options.replicaOf) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
+  if (options.readUrl) {
+    // The replica has the primary's schema (it is created there, never here: a standby is read-only).
+    const replica = new ReadReplica(await openPostgres(options.readUrl, { ...options, readUrl: undefined, replicaOf: true }), settings.readMaxLagSeconds);
+    await replica.start();
+    database.replica = replica;
+    database.close = async () => {
+      await replica.close();
+      await db.destroy();
+    };
+  }
+  return database;
 }
 
 /**

@@ -1,6 +1,9 @@
 import postgres from 'postgres';
 import { PostgresJSDialect } from 'kysely-postgres-js';
+import { Holders, type HeldConnection } from './held.js';
 import type { DatabaseSettings } from './settings.js';
+
+export type { HeldConnection } from './held.js';
 
 /**
  * PostgreSQL through postgres.js (docs/architecture.md, "PostgreSQL client"): it reads the libpq
@@ -23,14 +26,6 @@ export interface PostgresPoolStats {
   closed: number;
 }
 
-/** A connection of the pool, held until `release`: its queries time out on the client (see `timed`). */
-export interface HeldConnection {
-  unsafe(text: string, parameters?: unknown[]): Promise<any[] & { command: string; count: number }>;
-  /** Rows as arrays of column values, in select-list order. */
-  values(text: string, parameters?: unknown[]): Promise<unknown[][]>;
-  release(): void;
-}
-
 export interface PostgresPool {
   client: PostgresClient;
   dialect: PostgresJSDialect;
@@ -45,9 +40,19 @@ export function connectTimeout(ms: number): Error {
   return Object.assign(new Error(`timeout exceeded when trying to connect (${ms} ms)`), { code: 'CONNECT_TIMEOUT' });
 }
 
-/** libpq's `any` is postgres.js's default (no attribute asked); it refuses the word itself. */
+/**
+ * libpq's target_session_attrs in postgres.js's terms. `any` is its default (no attribute asked)
+ * and it refuses the word itself. `read-write`: postgres.js 3.4 checks only
+ * default_transaction_read_only, which a hot standby of PostgreSQL 14 or later reports as `off`
+ * (it reports in_hot_standby instead), so it would settle on the standby; `primary` checks
+ * in_hot_standby, which is what a failover changes. A primary set read-only by hand is still
+ * connected to, and its refusals (25006) are answered 503 like a standby's.
+ */
 export function postgresJsUrl(url: string): string {
-  return url.replace(/([?&])target_session_attrs=any(&|$)/, (_, lead: string, tail: string) => (tail ? lead : '')).replace(/\?$/, '');
+  return url
+    .replace(/([?&])target_session_attrs=any(&|$)/, (_, lead: string, tail: string) => (tail ? lead : ''))
+    .replace(/\?$/, '')
+    .replace(/([?&])target_session_attrs=read-write(&|$)/, '$1target_session_attrs=primary$2');
 }
 
 /** postgres.js retries a host that refused after a backoff growing to 20 s; a failover wants the next try within a second. */
@@ -57,6 +62,7 @@ export function openPostgresPool(url: string, settings: DatabaseSettings, option
   let closed = 0;
   let busy = 0;
   let waiting = 0;
+  const holders = new Holders();
   const client = postgres(postgresJsUrl(url), {
     max: options.max,
     connect_timeout: settings.connectTimeoutMs / 1000,
@@ -74,8 +80,12 @@ export function openPostgresPool(url: string, settings: DatabaseSettings, option
     // int8 (counts, money in minor units) as JS numbers: every value we store is far below 2^53.
     types: { bigint: { to: 20, from: [20], parse: (value: string) => Number(value), serialize: (value: unknown) => String(value) } },
     onnotice: () => {},
-    onclose: () => {
+    // Which pool connection a held connection is (its first statement carries its mark), so a
+    // close of that connection reaches its holder: see held.ts.
+    debug: (connection: number, text: string) => holders.bind(connection, text),
+    onclose: (connection: number) => {
       closed++;
+      holders.closed(connection);
     },
   }) as unknown as PostgresClient;
 
@@ -95,7 +105,7 @@ export function openPostgresPool(url: string, settings: DatabaseSettings, option
         }),
       ]);
       busy++;
-      return timed(reserved, settings.queryTimeoutMs, () => busy--);
+      return holders.hold(reserved, settings.queryTimeoutMs, () => busy--);
     } catch (error) {
       // A connection that comes after we gave up goes straight back.
       if (gaveUp) pending.then((late) => late.release(), () => {});
@@ -116,62 +126,3 @@ export function openPostgresPool(url: string, settings: DatabaseSettings, option
   };
 }
 
-type Reserved = Awaited<ReturnType<PostgresClient['reserve']>>;
-
-/**
- * A reserved connection whose queries time out on the client: postgres.js waits for an answer
- * for ever, and a network that drops traffic never sends one. A query past `ms` is failed; the
- * connection is then broken for its holder (a rollback on it fails at once instead of queueing
- * behind the lost answer) and goes back to the pool only when that answer, or the socket's
- * death, finally settles it.
- *
- * postgres.js 3.4 counts a result's rows per connection and resets the count only when a
- * statement completes: after a statement that failed once rows had come, the next result on
- * that connection would start with holes. A connection whose statement failed therefore runs
- * one `select 1` (which completes, resetting the count) before it goes back to the pool.
- */
-function timed(reserved: Reserved, ms: number, onRelease: () => void): HeldConnection {
-  let inflight: Promise<unknown> = Promise.resolve();
-  let broken = false;
-  let failed = false;
-  let released = false;
-  const run = <T>(query: Promise<T>): Promise<T> => {
-    inflight = query.then(
-      () => {},
-      () => {
-        failed = true;
-      },
-    );
-    let timer: NodeJS.Timeout | undefined;
-    return Promise.race([
-      query,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          broken = true;
-          reject(Object.assign(new Error('Query read timeout'), { code: 'QUERY_TIMEOUT' }));
-        }, ms);
-      }),
-    ]).finally(() => clearTimeout(timer));
-  };
-  const refuse = () => Promise.reject(Object.assign(new Error('Query read timeout (the connection is waiting for an earlier answer)'), { code: 'QUERY_TIMEOUT' }));
-  return {
-    unsafe(text, parameters) {
-      if (broken) return refuse();
-      return run(reserved.unsafe(text, parameters as never[]));
-    },
-    values(text, parameters) {
-      if (broken) return refuse();
-      return run(reserved.unsafe(text, parameters as never[]).values() as unknown as Promise<unknown[][]>);
-    },
-    release() {
-      if (released) return;
-      released = true;
-      void inflight
-        .then(() => (failed ? reserved.unsafe('select 1').then(() => {}, () => {}) : undefined))
-        .then(() => {
-          reserved.release();
-          onRelease();
-        });
-    },
-  };
-}

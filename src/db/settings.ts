@@ -24,6 +24,11 @@ export interface DatabaseSettings {
    * reads on the event loop).
    */
   readerThreads: number;
+  /**
+   * DATABASE_READ_URL: a replica whose replay is further behind than this is not read from; its
+   * reads go to the primary until it catches up (DB_READ_MAX_LAG_SECONDS).
+   */
+  readMaxLagSeconds: number;
 }
 
 type Integer = (value: string | undefined, fallback: number, name: string, min: number, max: number) => number;
@@ -38,6 +43,7 @@ export function loadDatabaseSettings(env: Record<string, string | undefined>, in
     startTimeoutMs: integer(env.DB_START_TIMEOUT_MS, 60_000, 'DB_START_TIMEOUT_MS', 0, 3_600_000),
     poolSize: integer(env.DB_POOL_SIZE, 20, 'DB_POOL_SIZE', 1, 1_000),
     readerThreads: integer(env.DB_READER_THREADS, 2, 'DB_READER_THREADS', 0, 16),
+    readMaxLagSeconds: integer(env.DB_READ_MAX_LAG_SECONDS, 10, 'DB_READ_MAX_LAG_SECONDS', 0, 86_400),
   };
 }
 

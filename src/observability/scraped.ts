@@ -198,5 +198,41 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
     },
   });
 
-  return [depth, lateness, age, backlog, pool, closed];
+  const replicaLag: Gauge = new Gauge({
+    name: 'gateway_db_replica_lag_seconds',
+    help: 'DATABASE_READ_URL: seconds the replica replays behind its primary (absent while it does not answer)',
+    registers: [],
+    collect() {
+      replicaLag.reset();
+      const lag = deps.database.replica?.state().lagSeconds;
+      if (lag !== undefined && lag !== null) replicaLag.set(lag);
+    },
+  });
+  const replicaInUse: Gauge = new Gauge({
+    name: 'gateway_db_replica_in_use',
+    help: 'DATABASE_READ_URL: 1 while the replica answers within DB_READ_MAX_LAG_SECONDS and takes the replica-safe reads, 0 while the primary does',
+    registers: [],
+    collect() {
+      replicaInUse.reset();
+      const state = deps.database.replica?.state();
+      if (state) replicaInUse.set(state.inUse ? 1 : 0);
+    },
+  });
+  const routedSeen = { replica: 0, primary: 0 };
+  const routed = new Counter({
+    name: 'gateway_db_replica_safe_reads_total',
+    help: 'DATABASE_READ_URL: replica-safe reads (conciliation searches, bank slip listings) by the database that answered them',
+    labelNames: ['target'],
+    registers: [],
+    collect() {
+      const now = deps.database.replica?.state().routed;
+      if (!now) return;
+      for (const target of ['replica', 'primary'] as const) {
+        if (now[target] > routedSeen[target]) routed.inc({ target }, now[target] - routedSeen[target]);
+        routedSeen[target] = now[target];
+      }
+    },
+  });
+
+  return [depth, lateness, age, backlog, pool, closed, replicaLag, replicaInUse, routed];
 }

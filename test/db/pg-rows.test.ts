@@ -57,11 +57,14 @@ describe.skipIf(testDialect !== 'postgres')('rows as arrays (PostgreSQL)', () =>
 });
 
 describe('PostgreSQL URLs', () => {
-  it("drops libpq's target_session_attrs=any (postgres.js's default) and keeps every other form", () => {
+  it("drops libpq's target_session_attrs=any (postgres.js's default), asks read-write as primary, keeps every other form", () => {
     expect(postgresJsUrl('postgres://u@h1:5432,h2:5432/db?target_session_attrs=any')).toBe('postgres://u@h1:5432,h2:5432/db');
     expect(postgresJsUrl('postgres://u@h1,h2/db?target_session_attrs=any&sslmode=disable')).toBe('postgres://u@h1,h2/db?sslmode=disable');
     expect(postgresJsUrl('postgres://u@h1,h2/db?sslmode=disable&target_session_attrs=any')).toBe('postgres://u@h1,h2/db?sslmode=disable');
-    for (const kept of ['postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write', 'postgres://u@h/db?target_session_attrs=primary', 'postgres://u@h/db']) {
+    // read-write is asked as primary: postgres.js's read-write check takes a PostgreSQL 14+ hot standby.
+    expect(postgresJsUrl('postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write')).toBe('postgres://u@h1:5432,h2:5432/db?target_session_attrs=primary');
+    expect(postgresJsUrl('postgres://u@h1,h2/db?target_session_attrs=read-write&sslmode=disable')).toBe('postgres://u@h1,h2/db?target_session_attrs=primary&sslmode=disable');
+    for (const kept of ['postgres://u@h/db?target_session_attrs=primary', 'postgres://u@h/db?target_session_attrs=standby', 'postgres://u@h/db']) {
       expect(postgresJsUrl(kept)).toBe(kept);
     }
   });

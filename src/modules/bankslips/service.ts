@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readDatabase } from '../../db/read-replica.js';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
@@ -206,7 +207,7 @@ export class BankSlipService {
   /** A listing holding one of the merchant's stream slots (src/http/stream-slots.ts: 429 when none is free) until it ends. */
   private listing(owner: Owner, fields: ListFields, column: DateColumn, range: ListRange): AsyncIterable<JsonBatch> {
     const jsonObject = this.sql[fields];
-    return withSlot(this.ctx.streamSlots, owner.merchantId, () => listingPages(this.ctx.database, fields, jsonObject, owner.accountNumber, column, range, this.listPageSize));
+    return withSlot(this.ctx.streamSlots, owner.merchantId, () => listingPages(readDatabase(this.ctx.database), fields, jsonObject, owner.accountNumber, column, range, this.listPageSize));
   }
 
 

@@ -1,4 +1,5 @@
 import type { Config } from '../../config.js';
+import { readDatabase } from '../../db/read-replica.js';
 import type { Database } from '../../db/connection.js';
 import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
@@ -136,7 +137,9 @@ export function rangeSearch(ctx: SearchDeps, p: Principal, q: RangeQuery, kind: 
   const state = rangeState(ctx);
   const toJson = serialize[kind];
   async function* pages(): AsyncGenerator<JsonBatch> {
-    const db = ctx.database;
+    // Every page of one answer from the same database: the replica when it is usable (a read that
+    // decides nothing, as stale as DB_READ_MAX_LAG_SECONDS at most), else the primary.
+    const db = readDatabase(ctx.database);
     if (paged) {
       // One slice: at most 10,000 rows (the schema's bound), read and sent as one batch.
       const rows = await receivablesRepository.rangePage(db, kind, account, start, end, { offset, limit });
