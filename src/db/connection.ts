@@ -25,7 +25,7 @@ export interface Database {
    */
   raw?: { sqlite: SQLite.Database } | { postgres: Pick<PostgresPool, 'reserve'> };
   /** PostgreSQL with DATABASE_READ_URL: the replica that reads which decide nothing may use (src/db/read-replica.ts). */
-  replica?: ReadReplica;
+  replica?: ReadReplica<Database>;
   /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
   readers?: SqliteReaders;
   close(): Promise<void>;
@@ -151,6 +151,11 @@ async function openPostgres(url: string, options: OpenOptions & { replicaOf?: bo
     };
   }
   return database;
+}
+
+/** The database a replica-safe read uses: the replica when one is configured and usable, else the primary. */
+export function readDatabase(database: Database): Database {
+  return database.replica ? database.replica.pick(database) : database;
 }
 
 /**

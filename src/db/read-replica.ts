@@ -1,5 +1,11 @@
-import { sql } from 'kysely';
-import type { Database } from './connection.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB } from './schema.js';
+
+/** What the replica needs of a database handle (src/db/connection.ts's Database). */
+export interface ReplicaHandle {
+  db: Kysely<DB>;
+  close(): Promise<void>;
+}
 
 /**
  * The read replica (DATABASE_READ_URL): the long reads that decide nothing (conciliation
@@ -19,7 +25,7 @@ export interface ReplicaState {
   routed: { replica: number; primary: number };
 }
 
-export class ReadReplica {
+export class ReadReplica<D extends ReplicaHandle> {
   private reachable = false;
   private lagSeconds: number | null = null;
   private readonly routed = { replica: 0, primary: 0 };
@@ -27,7 +33,7 @@ export class ReadReplica {
   private probing: Promise<void> | undefined;
 
   constructor(
-    readonly database: Database,
+    readonly database: D,
     private readonly maxLagSeconds: number,
     private readonly intervalMs = 1_000,
   ) {}
@@ -40,7 +46,7 @@ export class ReadReplica {
   }
 
   /** Where a read that may be stale by up to DB_READ_MAX_LAG_SECONDS goes now. */
-  pick(primary: Database): Database {
+  pick(primary: D): D {
     if (this.usable()) {
       this.routed.replica++;
       return this.database;
@@ -86,9 +92,4 @@ export class ReadReplica {
       this.lagSeconds = null;
     }
   }
-}
-
-/** The database a replica-safe read uses: the replica when one is configured and usable, else the primary. */
-export function readDatabase(database: Database): Database {
-  return database.replica ? database.replica.pick(database) : database;
 }

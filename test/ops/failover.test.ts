@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardNumber as card } from '../support/cards.js';
+import { testDialect } from '../support/database.js';
 import { canBuildPair, freePort, PostgresPair, until } from '../support/pg-pair.js';
 
 /**
@@ -18,7 +19,8 @@ const root = join(import.meta.dirname, '../..');
 const ADMIN = 'failover-admin-key-0123456789abcdefghijklmn';
 const CLIENTS = 8;
 
-describe.runIf(canBuildPair())('failover to a synchronous standby (real server process, real PostgreSQL pair)', () => {
+// Run with the PostgreSQL suite (it needs no TEST_DATABASE_URL, only the binaries): once per CI run.
+describe.runIf(canBuildPair() && testDialect === 'postgres')('failover to a synchronous standby (real server process, real PostgreSQL pair)', () => {
   let pair: PostgresPair;
   let child: ChildProcess;
   let base = '';

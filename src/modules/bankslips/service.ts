@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { readDatabase } from '../../db/read-replica.js';
+import { readDatabase } from '../../db/connection.js';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
 import { conflict, notFound } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';

@@ -1,6 +1,5 @@
 import type { Config } from '../../config.js';
-import { readDatabase } from '../../db/read-replica.js';
-import type { Database } from '../../db/connection.js';
+import { readDatabase, type Database } from '../../db/connection.js';
 import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
