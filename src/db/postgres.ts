@@ -6,12 +6,12 @@ import type { DatabaseSettings } from './settings.js';
 export type { HeldConnection } from './held.js';
 
 /**
- * PostgreSQL through postgres.js (docs/architecture.md, "PostgreSQL client"): it reads the libpq
+ * PostgreSQL through postgres.js (docs/architecture.md, "The database layer"): it reads the libpq
  * multi-host form `postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write` and, on
  * every new connection, tries the hosts in turn until one matches, so after a failover the pool
  * finds the new primary by itself. Kysely talks to it through `kysely-postgres-js`, wrapped here
- * for what postgres.js does not do: a client-side answer timeout, a bounded wait for a free
- * connection, and counts for /metrics.
+ * for what postgres.js does not do: a bounded wait for a free connection, counts for /metrics,
+ * and the held connections of held.ts (answer timeout, closed connections set aside).
  */
 export type PostgresClient = postgres.Sql<{ bigint: number }>;
 
