@@ -228,7 +228,7 @@ export class PixService {
     if (!row) throw notFound('Pix charge');
     const medHeldAmount = row.med_dispute_id ? Number(row.med_blocked_amount) : 0;
     const inProcess = await pixRefundsRepository.inProcessOf(db, id);
-    const refundable = refundableOf({ status: row.status, amount: BigInt(row.amount), refunded: BigInt(row.refunded_amount), inProcess, blocked: BigInt(medHeldAmount) });
+    const refundable = refundableOf({ status: row.status, amount: BigInt(row.paid_amount ?? row.amount), refunded: BigInt(row.refunded_amount), inProcess, blocked: BigInt(medHeldAmount) });
     return { ...toPixCharge(row), medDisputeId: row.med_dispute_id, medHeldAmount, refundable: Number(refundable) };
   }
 
