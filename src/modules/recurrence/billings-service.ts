@@ -6,7 +6,7 @@ import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js
 import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { billingsRepository, type BillingSortColumn } from './billings-repository.js';
-import type { BillingEngine } from './engine.js';
+import { planCycleOf, type BillingEngine } from './engine.js';
 import { billingEvent } from './events.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
@@ -124,7 +124,7 @@ export class BillingService {
       }
       const state = (await billingsRepository.loadForCharge(trx, billingId))!;
       await this.engine.emit(trx, [billingEvent('billing.canceled', state, at, { reason: 'The billing was canceled.' })]);
-      await this.engine.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, state.sub_status);
+      await this.engine.afterEnd(trx, state, planCycleOf(state), state.sub_status);
     });
     return billingId;
   }
