@@ -11,7 +11,7 @@ import type { PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
 import type { PaymentSnapshot } from './charge-outcome.js';
 import { chargeCents } from './plan-rules.js';
-import type { PixRecurrencePort } from './pix-cycles.js';
+import type { PixRecurrencePort } from './pix-port.js';
 
 /** What the recurrence module uses of the process's services: only the composition root builds it. */
 export interface ChargeDeps {

@@ -1,7 +1,8 @@
 import type { Executor } from '../../db/connection.js';
 import { pixRetryDate } from '../../domain/pix-automatico.js';
 import type { JobDefinition } from '../../jobs/registry.js';
-import type { PixRecurrences, RecurrenceOwner } from '../pix/automatico/recurrences.js';
+import type { RecurrenceOwner } from '../pix/automatico/types.js';
+import type { PixRecurrencePort } from './pix-port.js';
 import { billingsRepository, SYSTEM, type ChargeState } from './billings-repository.js';
 import type { ChargeDeps } from './charge-attempt.js';
 import { PIX_SEND_JOB, planCycleOf, type BillingEngine } from './engine.js';
@@ -12,9 +13,6 @@ import { historyOf, type AttemptEntry } from './views.js';
 
 /** Asks the PSP to settle a failed cycle again (`POST /cobr/{txid}/retentativa/{data}`). */
 export const PIX_RETRY_JOB = 'billing.pix.retry';
-
-/** What the recurrence module uses of Pix Automático (the Pix module's PixRecurrences). */
-export type PixRecurrencePort = Pick<PixRecurrences, 'prepare' | 'record' | 'authorizations' | 'sendCharge' | 'requestRetry' | 'cancelByMerchant' | 'chargesOfSubscription'>;
 
 /** Statuses a Pix subscription leaves when its recurrence ends. */
 const ENDABLE = ['PendingAuthorization', 'Active', 'Blocked'];

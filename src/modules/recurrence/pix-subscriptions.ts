@@ -9,12 +9,11 @@ import type { Principal } from '../auth/service.js';
 import { billingsRepository } from './billings-repository.js';
 import type { BillingEngine } from './engine.js';
 import { billingEvent, subscriptionEvent } from './events.js';
-import type { PixRecurrencePort } from './pix-cycles.js';
+import type { PixRecurrencePort } from './pix-port.js';
 import { chargeCents } from './plan-rules.js';
 import { plansRepository } from './plans-repository.js';
-import type { SubscribeBody } from './subscriptions-service.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import type { PixAuthorizationView, PlanRow, SubscriptionRow } from './views.js';
+import type { PixAuthorizationView, PlanRow, SubscribeBody, SubscriptionRow } from './views.js';
 
 const DAY_MS = 86_400_000;
 /** The journey-3 code is valid until the first due date, and never less than this. */

@@ -10,9 +10,11 @@ import type { BillingEngine } from './engine.js';
 import { plansRepository } from './plans-repository.js';
 import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
 import { billingEvent, subscriptionEvent } from './events.js';
-import { isPix, toSubscription, type SubscriptionRow, type SubscriptionView } from './views.js';
+import { isPix, toSubscription, type SubscribeBody, type SubscriptionRow, type SubscriptionView } from './views.js';
+
+export type { SubscribeBody } from './views.js';
 import { PixSubscriptions } from './pix-subscriptions.js';
-import type { PixRecurrencePort } from './pix-cycles.js';
+import type { PixRecurrencePort } from './pix-port.js';
 
 const DAY_MS = 86_400_000;
 
@@ -26,14 +28,6 @@ const SORTABLE: Record<string, SubscriptionSortColumn> = {
   createdBy: 'created_by',
 };
 
-export interface SubscribeBody {
-  planId: string;
-  /** A card plan's stored card. */
-  vaultId?: string;
-  orderNumber: string;
-  /** A Pix plan's payer (Pix Automático): CPF or CNPJ and name. */
-  payer?: { documentNumber: string; name: string };
-}
 
 /** Subscriptions (seed "Subscriptions", contract section 8). */
 export class SubscriptionService {

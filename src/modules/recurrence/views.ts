@@ -63,6 +63,16 @@ export interface SubscriptionView {
   createdDate: string;
 }
 
+/** POST .../subscriptions: a card plan's vaultId, or a Pix plan's payer. */
+export interface SubscribeBody {
+  planId: string;
+  /** A card plan's stored card. */
+  vaultId?: string;
+  orderNumber: string;
+  /** A Pix plan's payer (Pix Automático): CPF or CNPJ and name. */
+  payer?: { documentNumber: string; name: string };
+}
+
 export interface AttemptEntry {
   date: string;
   returnCode: string | null;

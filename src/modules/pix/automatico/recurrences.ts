@@ -1,22 +1,21 @@
 import { randomInt, randomUUID } from 'node:crypto';
-import type { Clock } from '../../../clock.js';
-import type { Database, Executor } from '../../../db/connection.js';
+import type { Executor } from '../../../db/connection.js';
 import { toIsoDate } from '../../../domain/calendar.js';
 import { buildBrCode } from '../../../domain/pix.js';
 import { recurrenceIdOf, RETRY_POLICY } from '../../../domain/pix-automatico.js';
 import { ApiError, notFound } from '../../../http/errors.js';
-import type { JobQueue } from '../../../jobs/queue.js';
 import type { JobDefinition } from '../../../jobs/registry.js';
 import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
-import { PixProviderRefused, type PixProvider } from '../../../pix-provider/types.js';
-import type { MerchantService } from '../../merchants/service.js';
-import type { SettlementService } from '../../settlement/service.js';
+import { PixProviderRefused } from '../../../pix-provider/types.js';
 import { recordEvents } from '../../webhooks/outbox.js';
 import { MERCHANT_CITY, pendingChargeRow } from '../charge-row.js';
 import { pixChargeEvent } from '../settle.js';
 import { recurrencePayload } from './payload.js';
 import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
 import { SandboxPsp, SETTLE_JOB, type SettlePayload } from './sandbox-psp.js';
+import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
+
+export type { RecurrenceOwner } from './types.js';
 
 export const REC_EXPIRE_JOB = 'pix.recurrence.expire';
 /** The receiving agent in the idRecs the sandbox makes up (an ISPB's 8 characters). */
@@ -24,16 +23,6 @@ const SANDBOX_AGENT = '00000000';
 /** A cycle's charge stays payable through the retries' window, then the day after. */
 const CHARGE_LIFETIME_DAYS = 8;
 const DAY_MS = 86_400_000;
-
-/** What the recurrence module is told, in the transaction of the change (src/context.ts wires it). */
-export interface RecurrenceOwner {
-  /** The payer authorized the recurrence and paid its journey-3 charge. */
-  authorized(trx: Executor, event: { subscriptionId: string; chargeId: string; paidAt: string }): Promise<void>;
-  /** Refused, expired or cancelled: no further charge. */
-  ended(trx: Executor, event: { subscriptionId: string; reason: string; by: 'payer' | 'merchant' | 'system' }): Promise<void>;
-  cyclePaid(trx: Executor, event: { billingId: string; chargeId: string; paidAt: string }): Promise<void>;
-  cycleFailed(trx: Executor, event: { billingId: string; chargeId: string; at: string; returnCode: string; reason: string }): Promise<void>;
-}
 
 /** A recurrence created at the PSP, ready to be recorded with its subscription. */
 export interface PreparedRecurrence {
@@ -75,15 +64,6 @@ export const authorizationOf = (r: RecurrenceRow): PixAuthorizationView => ({
   canceledBy: r.canceled_by,
   payer: { documentNumber: r.payer_document, name: r.payer_name },
 });
-
-export interface RecurrenceDeps {
-  database: Database;
-  clock: Clock;
-  queue: JobQueue;
-  settlement: SettlementService;
-  merchants: MerchantService;
-  provider: PixProvider;
-}
 
 /**
  * Pix Automático, the receiving side (API Pix `/rec`, `/locrec`, `/cobr`): the recurrence and

@@ -4,7 +4,7 @@ import type { Executor } from '../../../db/connection.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
 import { conflict } from '../../../http/errors.js';
 import { settleCharge } from '../settle.js';
-import type { RecurrenceDeps, RecurrenceOwner } from './recurrences.js';
+import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 import { recurrencesRepository, tentativesOf, type RecurrenceRow } from './repository.js';
 
 export const SETTLE_JOB = 'pix.recurrence.sandbox_settle';

@@ -3,7 +3,7 @@ import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixRecurrence, PixRecurrenceOutcomeBody, PixRecurrenceParams } from '../schemas.js';
-import { recurrenceView } from './sandbox-recurrence.js';
+import { recurrenceView } from '../automatico/types.js';
 
 /** POST /sandbox/pix/recurrences/{recurrenceId}/outcome: what the payer's account answers the next charges. */
 export function sandboxRecurrenceOutcomeRoute(app: App, ctx: AppContext): void {

@@ -2,10 +2,8 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import type { RecurrenceRow } from '../automatico/repository.js';
+import { recurrenceView } from '../automatico/types.js';
 import { PixRecurrence, PixRecurrenceParams } from '../schemas.js';
-
-export const recurrenceView = (r: RecurrenceRow) => ({ recurrenceId: r.recurrence_id, subscriptionId: r.subscription_id, status: r.status, reason: r.reason, canceledBy: r.canceled_by, nextOutcome: r.next_outcome });
 
 type Action = 'authorize' | 'reject' | 'cancel';
 const SUMMARY: Record<Action, [string, string]> = {
