@@ -48,6 +48,8 @@ export class SandboxPixProvider implements PixProvider {
 
   async requestRetry(): Promise<void> {}
 
+  async cancelRecurringCharge(): Promise<void> {}
+
   async cancelRecurrence(): Promise<void> {}
 
   /** The sandbox's recurrences live in the gateway's own tables: nothing to reconcile with. */

@@ -120,6 +120,8 @@ export interface PixProvider {
   sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void>;
   /** `POST /cobr/{txid}/retentativa/{data}`: settle a failed cycle again on `date` (YYYY-MM-DD). */
   requestRetry(txid: string, date: string): Promise<void>;
+  /** `PATCH /cobr/{txid}` status CANCELADA: one cycle is not charged (refused by the PSP from its first settlement date). */
+  cancelRecurringCharge(txid: string): Promise<void>;
   /** `PATCH /rec/{idRec}` status CANCELADA: the merchant ends the recurrence. */
   cancelRecurrence(recurrenceId: string): Promise<void>;
   /** `GET /rec/{idRec}` (null: unknown to the PSP). */

@@ -113,3 +113,47 @@ describe(`Pix Automático: cycles (${testDialect})`, () => {
     expect((await w.api.post(`${R}/subscriptions/${subscriptionId}/status`, { status: 'Actived' })).statusCode).toBe(409);
   });
 });
+
+describe(`Pix Automático: a cycle cancelled by the merchant (${testDialect})`, () => {
+  let w: World;
+  afterEach(() => w.t.close());
+
+  it("cancels its cobr before the due date (never settled), the next cycle follows; billing 1 is the authorization's (409)", async () => {
+    w = await world();
+    const pix = pixAuto(w.t, w.m);
+    const planId = await pix.plan();
+    const pending = await pix.subscribe(planId, 'PIX-0');
+    const [first] = await w.api.billings();
+    expect((await w.api.post(`${R}/billing/${first.id}/cancel`)).statusCode).toBe(409);
+    await pix.payer((await pix.subscription(pending)).pixAuthorization.recurrenceId, 'authorize');
+    const second = (await w.api.billings()).find((b) => b.installment === 2);
+    await w.clk.to(addDays(second.expireAt, -5));
+    const res = await w.api.post(`${R}/billing/${second.id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    const [cobr] = await w.t.ctx.database.db.selectFrom('pix_recurring_charges').selectAll().where('billing_id', '=', second.id).execute();
+    expect(cobr.status).toBe('CANCELADA');
+    await w.clk.to(addDays(second.expireAt, 1));
+    expect((await w.api.billing(second.id)).status).toBe('Canceled');
+    expect((await w.api.billings()).find((b) => b.installment === 3)).toMatchObject({ status: 'Opened', expireAt: iso(addDays(second.expireAt, 30)) });
+  });
+});
+
+describe(`Pix Automático: the plan's cancel (${testDialect})`, () => {
+  let w: World;
+  afterEach(() => w.t.close());
+
+  it('cancels its Pix subscriptions, awaiting or active, and their recurrences at the PSP; a pending one can no longer be authorized', async () => {
+    w = await world();
+    const pix = pixAuto(w.t, w.m);
+    const planId = await pix.plan();
+    const { subscriptionId: active } = await pix.active(planId);
+    const pending = await pix.subscribe(planId, 'PIX-2');
+    const res = await w.api.post(`${R}/plans/${planId}/status`, { status: 'Canceled' });
+    expect(res.statusCode, res.body).toBe(200);
+    for (const id of [active, pending]) {
+      expect(await pix.subscription(id)).toMatchObject({ status: 'Canceled', pixAuthorization: { status: 'CANCELADA', canceledBy: 'merchant' } });
+    }
+    await pix.payer((await pix.subscription(pending)).pixAuthorization.recurrenceId, 'authorize', 409);
+    expect((await w.api.billings()).filter((b) => b.status === 'Opened')).toEqual([]);
+  });
+});

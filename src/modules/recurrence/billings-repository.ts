@@ -183,7 +183,7 @@ export const billingsRepository = {
       .where('status', '=', 'Opened')
       .where('charging_payment_id', 'is', null)
       .where('subscription_id', 'in', (eb) =>
-        eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked']),
+        eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked', 'PendingAuthorization']),
       )
       .returning(CANCELED_FIELDS)
       .execute();

@@ -19,9 +19,9 @@ export class RecurrenceService {
   constructor(deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
     this.pixCycles = new PixCycles(deps, this.engine);
-    this.plans = new PlanService(deps.database, deps.clock, this.engine);
+    this.plans = new PlanService(deps.database, deps.clock, this.engine, deps.pixRecurrences, deps.logger);
     this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards, deps.pixRecurrences);
-    this.billings = new BillingService(deps.database, deps.clock, this.engine);
+    this.billings = new BillingService(deps.database, deps.clock, this.engine, deps.pixRecurrences);
   }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */

@@ -146,7 +146,7 @@ export function toSubscription(row: SubscriptionRow, plan: PlanRow, pix?: PixAut
     orderNumber: row.order_number,
     status: row.status,
     ...(row.status === 'Blocked' ? { blockedReason: row.blocked_reason, blockedReturnCode: row.blocked_return_code } : {}),
-    ...(row.status === 'Canceled' && row.canceled_reason ? { canceledReason: row.canceled_reason } : {}),
+    ...(row.status === 'Canceled' && isPix(row) && row.canceled_reason ? { canceledReason: row.canceled_reason } : {}),
     ...(authorization ? { pixAuthorization: authorization, payer: pix!.payer } : {}),
     plan: toPlan(plan),
     createdBy: row.created_by,

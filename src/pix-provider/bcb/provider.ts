@@ -96,6 +96,10 @@ export class BcbPixProvider implements PixProvider {
     throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
   }
 
+  async cancelRecurringCharge(): Promise<void> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
   async cancelRecurrence(): Promise<void> {
     throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
   }

@@ -188,6 +188,19 @@ export class PixRecurrences {
     });
   }
 
+  /**
+   * The merchant cancels one cycle: its cobr, when sent and not settled yet, is cancelled at the
+   * PSP (`PATCH /cobr/{txid}`), which refuses from its due date on (409 then: its outcome decides).
+   */
+  async cancelCharge(billingId: string): Promise<void> {
+    const db = this.deps.database.db;
+    const charge = await recurrencesRepository.chargeOfBilling(db, billingId);
+    if (!charge || charge.status !== 'ATIVA') return;
+    if (this.deps.clock.now().toISOString() >= charge.due_at) throw new ApiError(409, 'conflict', "The cycle's Pix charge is being settled by the payer's bank: its outcome decides.");
+    await this.call(() => this.deps.provider.cancelRecurringCharge(charge.txid));
+    await recurrencesRepository.updateCharge(db, charge, { status: 'CANCELADA', updated_at: this.deps.clock.now().toISOString() });
+  }
+
   /** The merchant ends the recurrence at the PSP (`PATCH /rec/{idRec}`); nothing to do once it ended. */
   async cancelByMerchant(subscriptionId: string): Promise<void> {
     const db = this.deps.database.db;
