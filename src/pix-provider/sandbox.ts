@@ -40,8 +40,8 @@ export class SandboxPixProvider implements PixProvider {
    * settlements and the retries are played by the Pix module on the sandbox clock
    * (`/sandbox/pix/recurrences/...`), which keeps the state this connector would read.
    */
-  async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ location: string; chargeLocation: string }> {
-    return { location: sandboxRecurrenceLocation(this.publicUrl, recurrence.locationId), chargeLocation: sandboxLocation(this.publicUrl, recurrence.txid) };
+  async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
+    return { recurrenceId: recurrence.recurrenceId, location: sandboxRecurrenceLocation(this.publicUrl, recurrence.locationId), chargeLocation: sandboxLocation(this.publicUrl, recurrence.txid) };
   }
 
   async sendRecurringCharge(): Promise<void> {}

@@ -55,7 +55,7 @@ export interface ProviderRefund {
  * first charge and authorizes the recurrence in their bank app.
  */
 export interface NewProviderRecurrence {
-  /** The idRec the gateway made up (the API Pix lets the receiver's agent form it). */
+  /** The idRec the gateway proposes (the sandbox keeps it; a PSP that forms its own answers it). */
   recurrenceId: string;
   /** Our id of the locrec (the sandbox's location path); a PSP answers its own. */
   locationId: string;
@@ -114,8 +114,8 @@ export interface PixProvider {
   refund(refund: ProviderRefund): Promise<RefundOutcome>;
   /** `GET /pix/{e2eid}/devolucao/{id}`: null when the PSP has no such devolução. */
   lookupRefund(refund: ProviderRefund): Promise<RefundOutcome | null>;
-  /** Pix Automático: the recurrence, its locrec and its journey-3 charge; the location its code carries. */
-  createRecurrence(recurrence: NewProviderRecurrence): Promise<{ location: string; chargeLocation: string }>;
+  /** Pix Automático: the recurrence, its locrec and its journey-3 charge; its idRec and the location its code carries. */
+  createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }>;
   /** `PUT /cobr/{txid}` (idempotent by txid): a cycle's charge, sent in its window before the due date. */
   sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void>;
   /** `POST /cobr/{txid}/retentativa/{data}`: settle a failed cycle again on `date` (YYYY-MM-DD). */

@@ -157,3 +157,27 @@ describe(`Pix Automático: the plan's cancel (${testDialect})`, () => {
     expect((await w.api.billings()).filter((b) => b.status === 'Opened')).toEqual([]);
   });
 });
+
+describe(`Pix Automático: a weekly plan (${testDialect})`, () => {
+  let w: World;
+  afterEach(() => w.t.close());
+  const cobrs = (billingId: string) => w.t.ctx.database.db.selectFrom('pix_recurring_charges').selectAll().where('billing_id', '=', billingId).execute();
+  const byInstallment = async () => new Map((await w.api.billings()).map((b) => [b.installment as number, b]));
+
+  it('Custom of 7 days (SEMANAL) with 3 installments: each cobr goes out in its window, all paid, then Finished', async () => {
+    w = await world();
+    const pix = pixAuto(w.t, w.m);
+    const planId = await pix.plan({ planType: 'Custom', interval: 7, installments: 3 });
+    const { subscriptionId } = await pix.active(planId);
+    const second = (await byInstallment()).get(2)!;
+    // Issued when billing 1 was paid, 7 days before its due date: inside the window, so sent at once.
+    await w.clk.runDue();
+    const [cobr] = await cobrs(second.id);
+    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: second.expireAt.slice(0, 10) });
+    await w.clk.to(addDays(second.expireAt, 7));
+    const billings = await byInstallment();
+    expect([1, 2, 3].map((n) => billings.get(n)!.status)).toEqual(['Paid', 'Paid', 'Paid']);
+    expect(billings.get(4)).toBeUndefined();
+    expect((await pix.subscription(subscriptionId)).status).toBe('Finished');
+  });
+});

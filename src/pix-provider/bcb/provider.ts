@@ -84,7 +84,7 @@ export class BcbPixProvider implements PixProvider {
    * Pix Automático is played by the sandbox only for now: these refuse, so a Pix plan's
    * subscription answers 502 with this reason instead of half-creating a recurrence.
    */
-  async createRecurrence(): Promise<{ location: string; chargeLocation: string }> {
+  async createRecurrence(): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
     throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
   }
 

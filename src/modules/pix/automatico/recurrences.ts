@@ -92,16 +92,16 @@ export class PixRecurrences {
   /** The recurrence at the PSP, before any local write (a crash after it leaves a CRIADA recurrence that expires). */
   async prepare(input: NewRecurrence): Promise<PreparedRecurrence> {
     const now = this.deps.clock.now();
-    const recurrenceId = recurrenceIdOf(SANDBOX_AGENT, now, randomInt);
+    const proposedId = recurrenceIdOf(SANDBOX_AGENT, now, randomInt);
     const chargeId = randomUUID();
     const txid = chargeId.replace(/-/g, '');
     const locationId = randomUUID().replace(/-/g, '');
     const firstDate = toIsoDate(input.firstDue);
     const expiresInSeconds = Math.max(1, Math.round((input.expiresAt.getTime() - now.getTime()) / 1000));
     const merchant = await this.deps.merchants.get(input.merchantId);
-    const { location } = await this.call(() =>
+    const { recurrenceId, location } = await this.call(() =>
       this.deps.provider.createRecurrence({
-        recurrenceId, locationId, txid, amountCents: input.amountCents, expiresInSeconds, periodicity: input.periodicity, retryPolicy: RETRY_POLICY,
+        recurrenceId: proposedId, locationId, txid, amountCents: input.amountCents, expiresInSeconds, periodicity: input.periodicity, retryPolicy: RETRY_POLICY,
         firstDate, finalDate: input.finalDate, payer: input.payer, contract: input.contract, object: input.object,
       }),
     );
