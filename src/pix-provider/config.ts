@@ -50,6 +50,12 @@ export function sandboxLocation(publicUrl: string, txid: string): string {
   return `${url.host}${url.pathname.replace(/\/+$/, '')}/pix/v2/${txid}`;
 }
 
+/** The sandbox location of a recurrence's locrec: `<host><path of PUBLIC_URL>/pix/v2/rec/<id>`. */
+export function sandboxRecurrenceLocation(publicUrl: string, locationId: string): string {
+  const url = new URL(publicUrl);
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}/pix/v2/rec/${locationId}`;
+}
+
 function httpUrl(value: string, name: string, fail: Fail): string {
   return serviceUrl(value, name, fail, 'use PIX_CLIENT_ID and PIX_CLIENT_SECRET');
 }

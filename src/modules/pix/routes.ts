@@ -9,6 +9,8 @@ import { pspWebhookRoutes } from './routes/psp-webhook.js';
 import { createRefundRoute } from './routes/create-refund.js';
 import { listRefundsRoute } from './routes/list-refunds.js';
 import { sandboxFailRefundRoute } from './routes/sandbox-fail-refund.js';
+import { sandboxRecurrenceRoute } from './routes/sandbox-recurrence.js';
+import { sandboxRecurrenceOutcomeRoute } from './routes/sandbox-recurrence-outcome.js';
 
 /** Pix charges and their refunds on the gateway API, and the sandbox's "the payer paid" and "the return failed". */
 export function registerPixRoutes(app: App, ctx: AppContext): void {
@@ -21,6 +23,8 @@ export function registerPixRoutes(app: App, ctx: AppContext): void {
     sandboxPayRoute(app, ctx);
     sandboxPayDueRoute(app, ctx);
     sandboxFailRefundRoute(app, ctx);
+    for (const action of ['authorize', 'reject', 'cancel'] as const) sandboxRecurrenceRoute(app, ctx, action);
+    sandboxRecurrenceOutcomeRoute(app, ctx);
   }
   // The gateway plays the PSP (locations, keys) only when no PSP does.
   if (ctx.config.pix.kind === 'sandbox') locationRoutes(app, ctx);

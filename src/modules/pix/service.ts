@@ -1,4 +1,5 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { MERCHANT_CITY, randomCode, randomNsu } from './charge-row.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixChargeEvent } from './settle.js';
 import type { Selectable } from 'kysely';
@@ -22,15 +23,13 @@ import { toIsoDate } from '../../domain/calendar.js';
 import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
+import { PixRecurrences } from './automatico/recurrences.js';
 import { pixRefundsRepository } from './refund-repository.js';
 import { refundableOf } from '../../domain/pix-refunds.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
-/** Merchants have no city on record yet; the BR Code requires one (field 60). */
-const MERCHANT_CITY = 'SAO PAULO';
 export const RECONCILE_JOB = 'pix.reconcile';
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export type PixChargeRow = Selectable<PixChargesTable>;
 
@@ -70,9 +69,6 @@ function dueFieldsOf(row: PixChargeRow) {
   };
 }
 
-const randomCode = (): string => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
-/** 18 random digits like the card NSUs; the column is unique anyway. */
-const randomNsu = (): string => `${randomInt(1, 10)}${String(randomInt(0, 1e8)).padStart(8, '0')}${String(randomInt(0, 1e9)).padStart(9, '0')}`;
 
 /**
  * Pix charges (contract section 9, extension): a dynamic BR Code per charge, expired by a job,
@@ -92,7 +88,11 @@ export class PixService {
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
     this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
+    this.recurrences = new PixRecurrences({ database, clock, queue, settlement, merchants, provider });
   }
+
+  /** Pix Automático, the receiving side: ./automatico/recurrences.ts. */
+  readonly recurrences: PixRecurrences;
 
   /** The Pix side of MED claims (the disputes module's pix_med disputes): ./med.ts. */
   readonly medClaims: PixMedClaims;
@@ -331,6 +331,9 @@ export class PixService {
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
     return {
+      // Children first: a recurring charge names its recurrence.
+      pix_recurring_charges: await sandboxDelete(executor, 'pix_recurring_charges', merchantId),
+      pix_recurrences: await sandboxDelete(executor, 'pix_recurrences', merchantId),
       pix_refunds: await sandboxDelete(executor, 'pix_refunds', merchantId),
       pix_payments: await sandboxDelete(executor, 'pix_payments', merchantId),
       pix_due_charges: await sandboxDelete(executor, 'pix_due_charges', merchantId),
@@ -342,6 +345,7 @@ export class PixService {
   jobs(): JobDefinition[] {
     return [
       ...this.refunds.jobs(),
+      ...this.recurrences.jobs(),
       { kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) },
       {
         kind: RECONCILE_JOB,

@@ -3,7 +3,7 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import { formatFixed, percentOf } from '../../domain/money.js';
 import type { PixConfig } from '../config.js';
-import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRefund, type RefundOutcome } from '../types.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
 import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
 
@@ -84,10 +84,44 @@ export class BcbPixProvider implements PixProvider {
     return outcomeOf(checked(answer, 'devolucao'));
   }
 
+  /*
+   * Pix Automático is played by the sandbox only for now: these refuse, so a Pix plan's
+   * subscription answers 502 with this reason instead of half-creating a recurrence.
+   */
+  async createRecurrence(): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async sendRecurringCharge(): Promise<void> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async requestRetry(): Promise<void> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async cancelRecurringCharge(): Promise<void> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async cancelRecurrence(): Promise<void> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async readRecurrence(): Promise<ProviderRecurrenceState | null> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
+  async readRecurringCharge(): Promise<ProviderRecurringChargeState | null> {
+    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  }
+
   close(): void {
     this.http.close();
   }
 }
+
+export const AUTOMATICO_SANDBOX_ONLY = 'Pix Automático needs PIX_PROVIDER=sandbox for now';
 
 /** 2xx: the body; 4xx: refused, with the PSP's problem detail (RFC 7807, as the API Pix answers); else unavailable. */
 function checked(answer: PspAnswer, what: string): Record<string, unknown> {
