@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import type { PixChargesTable } from '../../db/schema.js';
+import { percentNumber } from './due-terms.js';
 
 /** Merchants have no city on record yet; the BR Code requires one (field 60). */
 export const MERCHANT_CITY = 'SAO PAULO';
@@ -30,5 +31,36 @@ export function pendingChargeRow(fields: Pick<Selectable<PixChargesTable>, 'id' 
     interest_percent: 0,
     discount_amount: 0,
     discount_until: null,
+  };
+}
+
+export function toPixCharge(row: Selectable<PixChargesTable>) {
+  return {
+    id: row.id,
+    txid: row.txid,
+    pixEmv: row.pix_emv,
+    status: row.status,
+    amount: Number(row.amount),
+    description: row.description,
+    referenceTransaction: row.reference_transaction,
+    expiresAt: row.expires_at,
+    paidAt: row.paid_at,
+    refundedAmount: Number(row.refunded_amount),
+    paidAmount: row.paid_amount === null ? null : Number(row.paid_amount),
+    ...dueFieldsOf(row),
+    createdAt: row.created_at,
+  };
+}
+
+/** A charge's due date and terms as the API shows them (all null for an immediate charge). */
+function dueFieldsOf(row: Selectable<PixChargesTable>) {
+  if (row.due_date === null) return { dueDate: null, validAfterDueDays: null, payer: null, fine: null, interest: null, discount: null };
+  return {
+    dueDate: row.due_date,
+    validAfterDueDays: row.days_after_due,
+    payer: { documentNumber: row.payer_document ?? '', name: row.payer_name ?? '' },
+    fine: percentNumber(row.penalty_percent),
+    interest: percentNumber(row.interest_percent),
+    discount: row.discount_until === null ? null : { amount: Number(row.discount_amount), until: row.discount_until },
   };
 }

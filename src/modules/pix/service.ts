@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { MERCHANT_CITY, randomCode, randomNsu } from './charge-row.js';
+import { MERCHANT_CITY, randomCode, randomNsu, toPixCharge } from './charge-row.js';
+export { toPixCharge } from './charge-row.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixChargeEvent } from './settle.js';
 import type { Selectable } from 'kysely';
@@ -16,9 +17,9 @@ import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
 import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix-provider/types.js';
 import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts.js';
 import { settleCharge } from './settle.js';
-import { chargePayload, dueChargePayload, STATUS as LOCATION_STATUS } from './location-payload.js';
+import { signedLocationPayload, type LocationSigner } from './location-payload.js';
 import { DueCharges, type DueChargeOwner, type NewDueCharge } from './due-charges.js';
-import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, percentNumber, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
+import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
 import { toIsoDate } from '../../domain/calendar.js';
 import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
@@ -37,38 +38,6 @@ export interface NewPixCharge extends DueChargeFields {
   description?: string;
   referenceTransaction?: string;
 }
-
-export function toPixCharge(row: PixChargeRow) {
-  return {
-    id: row.id,
-    txid: row.txid,
-    pixEmv: row.pix_emv,
-    status: row.status,
-    amount: Number(row.amount),
-    description: row.description,
-    referenceTransaction: row.reference_transaction,
-    expiresAt: row.expires_at,
-    paidAt: row.paid_at,
-    refundedAmount: Number(row.refunded_amount),
-    paidAmount: row.paid_amount === null ? null : Number(row.paid_amount),
-    ...dueFieldsOf(row),
-    createdAt: row.created_at,
-  };
-}
-
-/** A charge's due date and terms as the API shows them (all null for an immediate charge). */
-function dueFieldsOf(row: PixChargeRow) {
-  if (row.due_date === null) return { dueDate: null, validAfterDueDays: null, payer: null, fine: null, interest: null, discount: null };
-  return {
-    dueDate: row.due_date,
-    validAfterDueDays: row.days_after_due,
-    payer: { documentNumber: row.payer_document ?? '', name: row.payer_name ?? '' },
-    fine: percentNumber(row.penalty_percent),
-    interest: percentNumber(row.interest_percent),
-    discount: row.discount_until === null ? null : { amount: Number(row.discount_amount), until: row.discount_until },
-  };
-}
-
 
 /**
  * Pix charges (contract section 9, extension): a dynamic BR Code per charge, expired by a job,
@@ -263,28 +232,9 @@ export class PixService {
     });
   }
 
-  /**
-   * The sandbox PSP: the payload at a charge's location, signed (compact JWS, `application/jose`)
-   * with the key whose JWKS is published at `jku`. Unknown txid: 404, as a PSP answers.
-   */
-  async signedLocationPayload(txid: string, signer: { sign(payload: object, jku: string): Promise<string> }, jku: string): Promise<string> {
-    const db = this.database.db;
-    const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-    if (row) {
-      // The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its slips' static codes.
-      const merchant = await this.merchants.get(row.merchant_id);
-      const due = dueColumnsOf(row);
-      const payload = due
-        ? dueChargePayload({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: LOCATION_STATUS[row.status] }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now())
-        : chargePayload(row, merchant.documentNumber, this.clock.now());
-      return signer.sign(payload, jku);
-    }
-    const due = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-    if (!due) throw notFound('Pix charge');
-    const merchant = await this.merchants.get(due.merchant_id);
-    // A slip paid another way (its barcode) or cancelled closes its Pix code too.
-    const status = due.status === 'Paid' ? 'CONCLUIDA' : due.status === 'Pending' && (await this.dueChargeOwner.isOpen(due.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
-    return signer.sign(dueChargePayload({ ...due, status }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
+  /** The sandbox PSP: the signed payload at a charge's location (./location-payload.ts). */
+  signedLocationPayload(txid: string, signer: LocationSigner, jku: string): Promise<string> {
+    return signedLocationPayload({ database: this.database, clock: this.clock, merchants: this.merchants, isOpen: (sourceId) => this.dueChargeOwner.isOpen(sourceId) }, txid, signer, jku);
   }
 
   /** Sandbox: a charge with a due date (a bolecode's code too) paid its day's amount (./sandbox-due-pay.ts). */
