@@ -143,6 +143,23 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect(JSON.parse((await cobrs(second.id))[0].attempts).map((a: { status: string }) => a.status)).toEqual(['REJEITADA', 'PAGA']);
   });
 
+  it('refused on every try: retried at D+2, D+4, D+6 (the three retentativas), then Denied, the cobr REJEITADA at the PSP and here', async () => {
+    const s = await active('BCB-9');
+    const second = s.billings.get(2)!;
+    const cobr = await sent(s, second);
+    for (const day of [0, 2, 4, 6]) {
+      await s.clk.to(addDays(second.expireAt, day));
+      await g.psp.automatico.settle(cobr.txid, 'refused');
+      await s.clk.runDue();
+    }
+    const denied = await s.api.billing(second.id);
+    expect(denied.status).toBe('Denied');
+    expect(denied.attemptsHistory).toHaveLength(4);
+    expect(requests('POST', `/cobr/${cobr.txid}/retentativa/`).map((r) => r.path.slice(-10))).toEqual([2, 4, 6].map((d) => addDays(second.expireAt, d).toISOString().slice(0, 10)));
+    expect(g.psp.automatico.cobrs.get(cobr.txid)!.status).toBe('REJEITADA');
+    expect((await cobrs(second.id))[0].status).toBe('REJEITADA');
+  });
+
   it('a lost /webhookcobr is recovered by the reconciliation job (GET /cobr), once', async () => {
     const s = await active('BCB-4');
     const second = s.billings.get(2)!;
@@ -164,8 +181,12 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     const s = await setup('BCB-5');
     await g.psp.automatico.authorize(s.recurrenceId, { webhook: 'lose' });
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('PendingAuthorization');
+    // Another recurrence the PSP refuses to read (403) does not hold this one up.
+    const other = await setup('BCB-5b');
+    g.psp.automatico.forbidden.add(other.recurrenceId);
     expect(await g.t.ctx.pix.recurrences.reports.reconcile()).toMatchObject({ recurrences: 1 });
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('Active');
+    expect((await other.pix.subscription(other.subscriptionId)).status).toBe('PendingAuthorization');
   });
 
   it('the payer cancels in their bank app (webhookrec CANCELADA) -> Canceled, its open billing Canceled, no further cobr', async () => {

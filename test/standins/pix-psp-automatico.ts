@@ -65,6 +65,8 @@ export class AutomaticoStandIn {
   readonly locs = new Map<number, Json>();
   readonly recs = new Map<string, StandInRec>();
   readonly cobrs = new Map<string, StandInCobr>();
+  /** idRecs and txids whose reads answer 403 (AcessoNegado), as a PSP does for what the client may not see. */
+  readonly forbidden = new Set<string>();
   private nextLoc = 100;
 
   constructor(private readonly host: AutomaticoHost) {}
@@ -92,6 +94,7 @@ export class AutomaticoStandIn {
     }
     if ((m = /^\/rec\/([^/?]+)$/.exec(path))) {
       const rec = this.recs.get(m[1]);
+      if (method === 'GET' && this.forbidden.has(m[1])) return problem(403, 'AcessoNegado', 'not allowed'), true;
       if (method === 'GET') return rec ? send(200, this.recView(rec)) : problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
       if (method !== 'PATCH') return false;
       if (!rec) return problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;

@@ -1,7 +1,7 @@
 import type { Executor } from '../../../db/connection.js';
 import { toIsoDate } from '../../../domain/calendar.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
-import type { ProviderRecurrenceState, ProviderRecurringChargeState } from '../../../pix-provider/types.js';
+import { PixProviderRefused, type ProviderRecurrenceState, type ProviderRecurringChargeState } from '../../../pix-provider/types.js';
 import type { ReceiptSource } from '../receipts.js';
 import { applyAuthorized, applyTentative } from './outcomes.js';
 import { recurrencesRepository, type RecurrenceRow } from './repository.js';
@@ -82,13 +82,13 @@ export class PspRecurrenceReports {
     const counts = { recurrences: 0, charges: 0 };
     const recs = await db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).orderBy('updated_at').limit(RECONCILE_BATCH).execute();
     for (const { recurrence_id } of recs) {
-      const state = await this.deps.provider.readRecurrence(recurrence_id);
+      const state = await refusedAsNull(() => this.deps.provider.readRecurrence(recurrence_id));
       if (state && (await this.recurrence({ ...state, recurrenceId: recurrence_id }))) counts.recurrences++;
     }
     const today = toIsoDate(this.deps.clock.now());
     const charges = await db.selectFrom('pix_recurring_charges').select('txid').where('status', '=', 'ATIVA').where('due_date', '<=', today).orderBy('updated_at').limit(RECONCILE_BATCH).execute();
     for (const { txid } of charges) {
-      const state = await this.deps.provider.readRecurringCharge(txid);
+      const state = await refusedAsNull(() => this.deps.provider.readRecurringCharge(txid));
       if (state) counts.charges += await this.charge({ ...state, txid }, 'reconciliation');
     }
     return counts;
@@ -100,3 +100,16 @@ const ENDED: Record<'REJEITADA' | 'EXPIRADA' | 'CANCELADA', (by: string) => stri
   EXPIRADA: () => 'The payer did not authorize the recurrence before its code expired.',
   CANCELADA: (by) => (by === 'merchant' ? 'Cancelled by the merchant.' : 'Cancelled by the payer in their bank app.'),
 };
+
+/**
+ * One item the PSP refuses to read (a 4xx) is skipped, so it cannot hold up the others; a PSP
+ * that does not answer fails the run, which the job retries.
+ */
+async function refusedAsNull<T>(read: () => Promise<T | null>): Promise<T | null> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof PixProviderRefused) return null;
+    throw error;
+  }
+}

@@ -1,5 +1,3 @@
-import type { Selectable, Transaction } from 'kysely';
-import type { DB, PixChargesTable } from '../../../db/schema.js';
 import type { Executor } from '../../../db/connection.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
 import { conflict } from '../../../http/errors.js';
