@@ -160,6 +160,25 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect((await cobrs(second.id))[0].status).toBe('REJEITADA');
   });
 
+  it('a refusal that ends the cobr at the PSP (AC05) is Denied at once, with no retentativa; a cobr the payer cancels is Denied too', async () => {
+    const s = await active('BCB-10');
+    const second = s.billings.get(2)!;
+    const cobr = await sent(s, second);
+    await s.clk.to(second.expireAt);
+    await g.psp.automatico.settle(cobr.txid, 'refused_final');
+    await s.clk.runDue();
+    const denied = await s.api.billing(second.id);
+    expect(denied.status).toBe('Denied');
+    expect(denied.attemptsHistory).toEqual([expect.objectContaining({ returnCode: 'AC05' })]);
+    expect(requests('POST', `/cobr/${cobr.txid}/retentativa/`)).toEqual([]);
+    const third = (await s.api.billings()).find((b) => b.installment === 3)!;
+    const next = await sent(s, third);
+    await g.psp.automatico.cancelCobr(next.txid);
+    expect(await s.api.billing(third.id)).toMatchObject({ status: 'Denied', attemptsHistory: [expect.objectContaining({ returnCode: 'CANCELADA' })] });
+    expect((await cobrs(third.id))[0].status).toBe('CANCELADA');
+    expect((await s.pix.subscription(s.subscriptionId)).status).toBe('Active');
+  });
+
   it('a lost /webhookcobr is recovered by the reconciliation job (GET /cobr), once', async () => {
     const s = await active('BCB-4');
     const second = s.billings.get(2)!;

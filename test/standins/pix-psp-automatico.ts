@@ -19,6 +19,8 @@ const RETRY_WINDOW_DAYS = 7;
 const MAX_RETRIES = 3;
 /** The refusal the payer's PSP reports for a balance that does not cover the charge. */
 export const STANDIN_REFUSAL = { codigo: 'AM02', descricao: 'Saldo insuficiente na conta do pagador' };
+/** A refusal whose code ends the cobr (CobRTentativas: AC05, AM09, DENC... cause its rejection). */
+export const STANDIN_FINAL_REFUSAL = { codigo: 'AC05', descricao: 'Conta do pagador encerrada' };
 
 type Json = Record<string, any>;
 type Send = (status: number, body?: unknown) => void;
@@ -181,7 +183,7 @@ export class AutomaticoStandIn {
   }
 
   /** The payer's PSP settles a cobr's latest tentative: paid (the Pix is listed by `GET /pix`) or refused. */
-  async settle(txid: string, result: 'paid' | 'refused', options: { webhook?: 'deliver' | 'lose' } = {}): Promise<void> {
+  async settle(txid: string, result: 'paid' | 'refused' | 'refused_final', options: { webhook?: 'deliver' | 'lose' } = {}): Promise<void> {
     const cobr = this.cobrs.get(txid);
     const tentative = cobr?.tentativas.at(-1);
     if (!cobr || cobr.status !== 'ATIVA' || !tentative || !['SOLICITADA', 'AGENDADA'].includes(tentative.status)) throw new Error(`no tentative of ${txid} to settle`);
@@ -194,11 +196,20 @@ export class AutomaticoStandIn {
       this.move(cobr, 'CONCLUIDA');
     } else {
       tentative.status = 'REJEITADA';
-      tentative.rejeicao = STANDIN_REFUSAL;
-      if (cobr.tentativas.length > MAX_RETRIES) this.move(cobr, 'REJEITADA');
+      tentative.rejeicao = result === 'refused_final' ? STANDIN_FINAL_REFUSAL : STANDIN_REFUSAL;
+      if (result === 'refused_final' || cobr.tentativas.length > MAX_RETRIES) this.move(cobr, 'REJEITADA');
     }
     tentative.atualizacao.push({ status: tentative.status, data: now });
     if (options.webhook !== 'lose') await this.host.post('/cobr', { cobsr: [this.notificationOf(cobr)] });
+  }
+
+  /** The payer's PSP cancels one cycle's charge before it is settled (the payer asked it in their app). */
+  async cancelCobr(txid: string, options: { webhook?: 'deliver' | 'lose' } = {}): Promise<void> {
+    const cobr = this.cobrs.get(txid);
+    if (!cobr || cobr.status !== 'ATIVA') throw new Error(`no active cobr ${txid}`);
+    this.move(cobr, 'CANCELADA');
+    cobr.tentativas.at(-1)!.status = 'CANCELADA';
+    if (options.webhook !== 'lose') await this.host.post('/cobr', { cobsr: [{ ...this.notificationOf(cobr), encerramento: { cancelamento: { solicitante: 'USUARIO_PAGADOR', codigo: 'CCLD', descricao: 'Cancelada pelo usuário pagador' } } }] });
   }
 
   private pending(idRec: string, from: string[]): StandInRec {

@@ -92,7 +92,7 @@ export class BcbPixProvider implements PixProvider {
    */
   async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
     this.receiver();
-    const chargeLocation = (await this.createCharge({ txid: recurrence.txid, amountCents: recurrence.amountCents, expiresInSeconds: recurrence.expiresInSeconds, description: recurrence.object })).location;
+    const chargeLocation = (await this.createCharge({ txid: recurrence.txid, amountCents: recurrence.amountCents, expiresInSeconds: recurrence.expiresInSeconds })).location;
     const loc = checked(await this.http.call('POST', '/locrec', { tipo: 'rec' }), 'locrec') as { id?: unknown; location?: unknown };
     if (typeof loc.id !== 'number' || typeof loc.location !== 'string') throw new PixProviderUnavailable('the PSP answered a locrec without its id and location');
     const rec = checked(await this.http.call('POST', '/rec', recBody(recurrence, loc.id)), 'rec') as { idRec?: unknown };

@@ -22,23 +22,24 @@ export async function applyAuthorized(trx: Executor, owner: RecurrenceOwner, rec
 
 export type TentativeResult =
   | { paid: true; at: string; payment?: { endToEndId: string; amountCents: bigint; source: ReceiptSource } }
-  | { paid: false; at: string; returnCode: string; reason: string; final: boolean };
+  | { paid: false; at: string; returnCode: string; reason: string; final: boolean; endStatus?: 'REJEITADA' | 'CANCELADA' | 'EXPIRADA' };
 
 /**
  * The latest tentative of a cycle's charge settled: paid (its Pix charge becomes Paid, with its
  * conciliation record, unless the PSP's Pix report paid it first) or refused (the next retry is
- * the owner's to ask; `final`: the PSP allows none). False when another report moved it first.
+ * the owner's to ask; `final`: the PSP allows none, the charge ends `endStatus`, REJEITADA by
+ * default). False when another report moved it first.
  */
 export async function applyTentative(trx: Executor, deps: Pick<RecurrenceDeps, 'queue' | 'settlement'>, owner: RecurrenceOwner, charge: RecurringChargeRow, result: TentativeResult): Promise<boolean> {
   const tentatives = tentativesOf(charge);
   const last = tentatives.length - 1;
   tentatives[last] = { ...tentatives[last], status: result.paid ? 'PAGA' : 'REJEITADA', ...(result.paid ? {} : { reason: result.reason }) };
-  const status = result.paid ? 'CONCLUIDA' : result.final ? 'REJEITADA' : 'ATIVA';
+  const status = result.paid ? 'CONCLUIDA' : result.final ? (result.endStatus ?? 'REJEITADA') : 'ATIVA';
   // A refused tentative counts: the next retry asked is tentative retries + 1.
   const moved = await recurrencesRepository.updateCharge(trx, charge, { status, retries: result.paid ? charge.retries : charge.retries + 1, attempts: JSON.stringify(tentatives), updated_at: result.at });
   if (!moved) return false;
   if (!result.paid) {
-    await owner.cycleFailed(trx, { billingId: charge.billing_id, chargeId: charge.charge_id, at: result.at, returnCode: result.returnCode, reason: result.reason });
+    await owner.cycleFailed(trx, { billingId: charge.billing_id, chargeId: charge.charge_id, at: result.at, returnCode: result.returnCode, reason: result.reason, final: result.final });
     return true;
   }
   const row = (await trx.selectFrom('pix_charges').selectAll().where('id', '=', charge.charge_id).executeTakeFirstOrThrow()) as Selectable<PixChargesTable>;

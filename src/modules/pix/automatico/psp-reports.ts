@@ -65,8 +65,10 @@ export class PspRecurrenceReports {
           const payment = state.paid ? { endToEndId: state.paid.endToEndId, amountCents: state.paid.amountCents, source } : undefined;
           if (await applyTentative(trx, this.deps, this.owner(), charge, { paid: true, at, ...(payment ? { payment } : {}) })) applied++;
         } else if (state.status === 'CANCELADA' || state.status === 'EXPIRADA' || state.status === 'REJEITADA') {
-          // Ended at the PSP with no refused tentative to tell: no more settlement will come.
-          await recurrencesRepository.updateCharge(trx, charge, { status: state.status, updated_at: at });
+          // Ended at the PSP with no refused tentative to tell (the payer's PSP cancelled it, or it
+          // expired): no settlement will come, the cycle is unpaid.
+          const why = state.status === 'CANCELADA' ? "Cancelled by the payer's PSP" : state.status === 'EXPIRADA' ? 'Expired at the PSP' : REFUSED.reason;
+          if (await applyTentative(trx, this.deps, this.owner(), charge, { paid: false, at, returnCode: state.status, reason: why, final: true, endStatus: state.status })) applied++;
         }
         return applied;
       }
