@@ -208,6 +208,25 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect((await other.pix.subscription(other.subscriptionId)).status).toBe('PendingAuthorization');
   });
 
+  it('a run reads a batch of open recurrences and the next goes on from there, so every one is read in turn', async () => {
+    const a = await setup('BCB-11a');
+    const b = await setup('BCB-11b');
+    await g.psp.automatico.authorize(a.recurrenceId, { webhook: 'lose' });
+    await g.psp.automatico.authorize(b.recurrenceId, { webhook: 'lose' });
+    const open = await g.t.ctx.database.db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).execute();
+    const read = new Set<string>();
+    for (let run = 0; run < open.length + 1; run++) {
+      const before = requests('GET', '/rec/').length;
+      await g.t.ctx.pix.recurrences.reports.reconcile(1);
+      const reads = requests('GET', '/rec/').slice(before);
+      expect(reads.length).toBeLessThanOrEqual(1);
+      for (const r of reads) read.add(r.path.slice(5));
+    }
+    expect([...read].sort()).toEqual(open.map((r) => r.recurrence_id).sort());
+    expect((await a.pix.subscription(a.subscriptionId)).status).toBe('Active');
+    expect((await b.pix.subscription(b.subscriptionId)).status).toBe('Active');
+  });
+
   it('the payer cancels in their bank app (webhookrec CANCELADA) -> Canceled, its open billing Canceled, no further cobr', async () => {
     const s = await active('BCB-6');
     const second = s.billings.get(2)!;

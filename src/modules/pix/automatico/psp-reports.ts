@@ -7,7 +7,7 @@ import { applyAuthorized, applyTentative } from './outcomes.js';
 import { recurrencesRepository, type RecurrenceRow } from './repository.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 
-/** Open recurrences and due charges read back per reconciliation run, oldest change first. */
+/** Open recurrences and due charges read back per reconciliation run; the next run goes on from there. */
 const RECONCILE_BATCH = 500;
 /** The reason a refused tentative carries when the PSP gives none. */
 const REFUSED = { code: 'REJEITADA', reason: "Refused by the payer's PSP" };
@@ -20,6 +20,9 @@ type Close = (trx: Executor, rec: RecurrenceRow, end: { status: string; reason: 
  * payer is. A report repeats harmlessly: each move starts from the status it leaves.
  */
 export class PspRecurrenceReports {
+  /** Where the next run goes on (by key), so that every open item is read in turn however many there are. */
+  private readonly cursor = { recurrence: '', charge: '' };
+
   constructor(
     private readonly deps: RecurrenceDeps,
     private readonly owner: () => RecurrenceOwner,
@@ -79,16 +82,18 @@ export class PspRecurrenceReports {
    * The reconciliation: every recurrence still open (`GET /rec/{idRec}`) and every cycle charge
    * whose due date has come and is not settled (`GET /cobr/{txid}`), so a lost webhook loses nothing.
    */
-  async reconcile(): Promise<{ recurrences: number; charges: number }> {
+  async reconcile(batch = RECONCILE_BATCH): Promise<{ recurrences: number; charges: number }> {
     const db = this.deps.database.db;
     const counts = { recurrences: 0, charges: 0 };
-    const recs = await db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).orderBy('updated_at').limit(RECONCILE_BATCH).execute();
+    const recs = await db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).where('recurrence_id', '>', this.cursor.recurrence).orderBy('recurrence_id').limit(batch).execute();
+    this.cursor.recurrence = recs.length === batch ? recs[recs.length - 1].recurrence_id : '';
     for (const { recurrence_id } of recs) {
       const state = await refusedAsNull(() => this.deps.provider.readRecurrence(recurrence_id));
       if (state && (await this.recurrence({ ...state, recurrenceId: recurrence_id }))) counts.recurrences++;
     }
     const today = toIsoDate(this.deps.clock.now());
-    const charges = await db.selectFrom('pix_recurring_charges').select('txid').where('status', '=', 'ATIVA').where('due_date', '<=', today).orderBy('updated_at').limit(RECONCILE_BATCH).execute();
+    const charges = await db.selectFrom('pix_recurring_charges').select('txid').where('status', '=', 'ATIVA').where('due_date', '<=', today).where('txid', '>', this.cursor.charge).orderBy('txid').limit(batch).execute();
+    this.cursor.charge = charges.length === batch ? charges[charges.length - 1].txid : '';
     for (const { txid } of charges) {
       const state = await refusedAsNull(() => this.deps.provider.readRecurringCharge(txid));
       if (state) counts.charges += await this.charge({ ...state, txid }, 'reconciliation');
