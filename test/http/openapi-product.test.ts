@@ -51,6 +51,8 @@ describe(`OpenAPI document as a product (${testDialect})`, () => {
         'GET /gateway/cards/public-key',
         'POST /pay/{id}/payments',
         'GET /pix/v2/{txid}',
+        // The sandbox PSP's recurrence location (journey 3): read by the payer's bank app, as a charge's.
+        'GET /pix/v2/rec/{id}',
         'GET /pix/jwks',
       ].sort(),
     );
