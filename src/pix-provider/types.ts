@@ -94,8 +94,10 @@ export interface ProviderRecurrenceState {
 }
 export interface ProviderRecurringChargeState {
   status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
-  /** The tentatives, latest last. */
-  attempts: { date: string; status: string; endToEndId?: string }[];
+  /** The tentatives, latest last (`code`/`reason`: why one was refused). */
+  attempts: { date: string; status: string; endToEndId?: string; code?: string; reason?: string }[];
+  /** The Pix that paid it, when the PSP tells it. */
+  paid?: { endToEndId: string; amountCents: bigint; paidAt: string };
 }
 
 export class PixProviderUnavailable extends Error {}

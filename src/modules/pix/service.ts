@@ -303,6 +303,8 @@ export class PixService {
           const now = this.clock.now();
           // The windows overlap on purpose (each run looks a whole window back): a payment is applied once anyway.
           await this.reconcile(new Date(now.getTime() - this.reconcileEvery.windowSeconds * 1000), now);
+          // After the Pix list: a journey-3 charge's payment is in it, its authorization in `GET /rec`.
+          await this.recurrences.reports.reconcile();
           await this.scheduleReconciliation(now);
         },
       },

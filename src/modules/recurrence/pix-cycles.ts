@@ -82,7 +82,7 @@ export class PixCycles {
         const state = await billingsRepository.loadForCharge(trx, e.billingId);
         if (state) await this.paid(trx, state, e.chargeId, e.paidAt, 'Paid by Pix Automático');
       },
-      cycleFailed: (trx, e) => this.failed(trx, e.billingId, e.chargeId, e.at, e.returnCode, e.reason),
+      cycleFailed: (trx, e) => this.failed(trx, e.billingId, e.chargeId, e.at, e.returnCode, e.reason, e.final),
     };
   }
 
@@ -105,15 +105,15 @@ export class PixCycles {
     await this.engine.afterEnd(trx, state, planCycleOf(state), subStatus);
   }
 
-  /** A refused settlement: the next API Pix retry, or Denied when they are used (then the next cycle). */
-  private async failed(trx: Executor, billingId: string, chargeId: string, at: string, returnCode: string, reason: string): Promise<void> {
+  /** A refused settlement: the next API Pix retry, or Denied when they are used or the PSP ended the charge (then the next cycle). */
+  private async failed(trx: Executor, billingId: string, chargeId: string, at: string, returnCode: string, reason: string, final: boolean): Promise<void> {
     const state = await billingsRepository.loadForCharge(trx, billingId);
     if (!state || state.status !== 'Opened') return;
     const entry: AttemptEntry = { date: at, returnCode, returnMessage: reason, paymentId: chargeId };
     const history = JSON.stringify([...historyOf(state), entry]);
     const outcome = { paymentId: chargeId, returnCode, returnMessage: reason, paymentMethod: 'Pix' };
     // attempts_made counts the settlements refused so far: the retries used are that count.
-    const next = pixRetryDate(new Date(state.expire_at), state.attempts_made);
+    const next = final ? null : pixRetryDate(new Date(state.expire_at), state.attempts_made);
     const subStatus = await subscriptionsRepository.statusOf(trx, state.subscription_id, this.ctx.database.dialect);
     if (next && subStatus === 'Active') {
       if (!(await billingsRepository.recordPix(trx, billingId, state.attempts_made, { status: 'Opened', next_attempt_at: next.toISOString(), attempts_history: history, attempts_made: state.attempts_made + 1 }, at))) return;

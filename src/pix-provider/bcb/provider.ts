@@ -3,9 +3,10 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import { formatFixed, percentOf } from '../../domain/money.js';
 import type { PixConfig } from '../config.js';
-import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type RefundOutcome } from '../types.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type NewProviderRecurrence, type NewProviderRecurringCharge, type PixProvider, type PixReceipt, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
 import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
+import { cobrBody, REC_ID, recBody, recurrenceStateOf, recurringChargeStateOf, type ReceiverAccount } from './recurrence-protocol.js';
 
 /** `GET /pix` pages: the API Pix allows up to 1000 items a page. */
 const PAGE_SIZE = 1000;
@@ -84,44 +85,64 @@ export class BcbPixProvider implements PixProvider {
     return outcomeOf(checked(answer, 'devolucao'));
   }
 
-  /*
-   * Pix Automático is played by the sandbox only for now: these refuse, so a Pix plan's
-   * subscription answers 502 with this reason instead of half-creating a recurrence.
+  /**
+   * Journey 3: the immediate charge (`PUT /cob/{txid}`), the recurrence's location (`POST
+   * /locrec`), then the recurrence naming both (`POST /rec`); the PSP forms the idRec. The
+   * receiving account is checked first, so nothing is created that no cobr could follow.
    */
-  async createRecurrence(): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
+    this.receiver();
+    const chargeLocation = (await this.createCharge({ txid: recurrence.txid, amountCents: recurrence.amountCents, expiresInSeconds: recurrence.expiresInSeconds })).location;
+    const loc = checked(await this.http.call('POST', '/locrec', { tipo: 'rec' }), 'locrec') as { id?: unknown; location?: unknown };
+    if (typeof loc.id !== 'number' || typeof loc.location !== 'string') throw new PixProviderUnavailable('the PSP answered a locrec without its id and location');
+    const rec = checked(await this.http.call('POST', '/rec', recBody(recurrence, loc.id)), 'rec') as { idRec?: unknown };
+    if (typeof rec.idRec !== 'string' || !REC_ID.test(rec.idRec)) throw new PixProviderUnavailable('the PSP answered a recurrence without its idRec');
+    return { recurrenceId: rec.idRec, location: loc.location.replace(/^https?:\/\//i, ''), chargeLocation };
   }
 
-  async sendRecurringCharge(): Promise<void> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void> {
+    checked(await this.http.call('PUT', `/cobr/${charge.txid}`, cobrBody(charge, this.receiver())), 'cobr');
   }
 
-  async requestRetry(): Promise<void> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async requestRetry(txid: string, date: string): Promise<void> {
+    checked(await this.http.call('POST', `/cobr/${txid}/retentativa/${date}`), 'cobr retry');
   }
 
-  async cancelRecurringCharge(): Promise<void> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async cancelRecurringCharge(txid: string): Promise<void> {
+    checked(await this.http.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 'cobr');
   }
 
-  async cancelRecurrence(): Promise<void> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async cancelRecurrence(recurrenceId: string): Promise<void> {
+    checked(await this.http.call('PATCH', `/rec/${recurrenceId}`, { status: 'CANCELADA' }), 'rec');
   }
 
-  async readRecurrence(): Promise<ProviderRecurrenceState | null> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async readRecurrence(recurrenceId: string): Promise<ProviderRecurrenceState | null> {
+    const answer = await this.http.call('GET', `/rec/${recurrenceId}`);
+    if (answer.status === 404) return null;
+    const state = recurrenceStateOf(checked(answer, 'rec'));
+    if (!state) throw new PixProviderUnavailable('the PSP answered a recurrence without a known status');
+    return state;
   }
 
-  async readRecurringCharge(): Promise<ProviderRecurringChargeState | null> {
-    throw new PixProviderRefused(AUTOMATICO_SANDBOX_ONLY);
+  async readRecurringCharge(txid: string): Promise<ProviderRecurringChargeState | null> {
+    const answer = await this.http.call('GET', `/cobr/${txid}`);
+    if (answer.status === 404) return null;
+    const state = recurringChargeStateOf(checked(answer, 'cobr'));
+    if (!state) throw new PixProviderUnavailable('the PSP answered a cobr without a known status');
+    return state;
+  }
+
+  /** PIX_RECEIVER_*: a cobr names the receiving account (CobRBase.recebedor). */
+  private receiver(): ReceiverAccount {
+    const { receiverAccount, receiverAccountType, receiverAgency } = this.config;
+    if (!receiverAccount) throw new PixProviderRefused('Pix Automático with PIX_PROVIDER=bcb needs PIX_RECEIVER_ACCOUNT (the receiving account its charges name)');
+    return { account: receiverAccount, accountType: receiverAccountType, ...(receiverAgency ? { agency: receiverAgency } : {}) };
   }
 
   close(): void {
     this.http.close();
   }
 }
-
-export const AUTOMATICO_SANDBOX_ONLY = 'Pix Automático needs PIX_PROVIDER=sandbox for now';
 
 /** 2xx: the body; 4xx: refused, with the PSP's problem detail (RFC 7807, as the API Pix answers); else unavailable. */
 function checked(answer: PspAnswer, what: string): Record<string, unknown> {

@@ -12,6 +12,7 @@ import { MERCHANT_CITY, pendingChargeRow } from '../charge-row.js';
 import { pixChargeEvent } from '../settle.js';
 import { recurrencePayload } from './payload.js';
 import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
+import { PspRecurrenceReports } from './psp-reports.js';
 import { SandboxPsp, SETTLE_JOB, type SettlePayload } from './sandbox-psp.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 
@@ -75,9 +76,12 @@ export const authorizationOf = (r: RecurrenceRow): PixAuthorizationView => ({
 export class PixRecurrences {
   private owner?: RecurrenceOwner;
   readonly sandbox: SandboxPsp;
+  /** PIX_PROVIDER=bcb: the PSP's webhooks and the reconciliation. */
+  readonly reports: PspRecurrenceReports;
 
   constructor(private readonly deps: RecurrenceDeps) {
     this.sandbox = new SandboxPsp(deps, () => this.ownerOf(), (trx, rec, end) => this.close(trx, rec, end));
+    this.reports = new PspRecurrenceReports(deps, () => this.ownerOf(), (trx, rec, end) => this.close(trx, rec, end));
   }
 
   own(owner: RecurrenceOwner): void {

@@ -1,11 +1,10 @@
-import type { Selectable, Transaction } from 'kysely';
-import type { DB, PixChargesTable } from '../../../db/schema.js';
 import type { Executor } from '../../../db/connection.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
 import { conflict } from '../../../http/errors.js';
 import { settleCharge } from '../settle.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
-import { recurrencesRepository, tentativesOf, type RecurrenceRow } from './repository.js';
+import { recurrencesRepository, type RecurrenceRow } from './repository.js';
+import { applyAuthorized, applyTentative } from './outcomes.js';
 
 export const SETTLE_JOB = 'pix.recurrence.sandbox_settle';
 export interface SettlePayload {
@@ -38,10 +37,10 @@ export class SandboxPsp {
     return this.deps.database.db.transaction().execute(async (trx) => {
       const rec = await this.pending(trx, recurrenceId);
       if (rec.expires_at <= at) throw conflict('The recurrence code has expired: it can no longer be authorized.');
-      if (!(await recurrencesRepository.transition(trx, recurrenceId, ['CRIADA'], { status: 'APROVADA', updated_at: at }))) throw conflict('The recurrence changed status meanwhile.');
       const charge = await trx.selectFrom('pix_charges').selectAll().where('id', '=', rec.first_charge_id).executeTakeFirstOrThrow();
+      // The sandbox has no `/pix` report: the journey-3 charge is paid here, with the authorization.
       await settleCharge(trx, this.deps, charge, at);
-      await this.owner().authorized(trx, { subscriptionId: rec.subscription_id, chargeId: charge.id, paidAt: at });
+      if (!(await applyAuthorized(trx, this.owner(), rec, at))) throw conflict('The recurrence changed status meanwhile.');
       return { ...rec, status: 'APROVADA', updated_at: at };
     });
   }
@@ -78,21 +77,8 @@ export class SandboxPsp {
       if (!charge || charge.status !== 'ATIVA' || charge.retries !== attempt) return;
       const rec = await recurrencesRepository.find(trx, charge.recurrence_id);
       if (!rec || rec.status !== 'APROVADA') return;
-      const tentatives = tentativesOf(charge);
       const paid = rec.next_outcome !== 'insufficient_funds';
-      tentatives[tentatives.length - 1] = { ...tentatives[tentatives.length - 1], status: paid ? 'PAGA' : 'REJEITADA', ...(paid ? {} : { reason: INSUFFICIENT.reason }) };
-      const lastTry = attempt >= MAX_RETRIES;
-      const status = paid ? 'CONCLUIDA' : lastTry ? 'REJEITADA' : 'ATIVA';
-      // A refused tentative counts: the next retry asked is tentative attempt + 1.
-      const moved = await recurrencesRepository.updateCharge(trx, charge, { status, retries: paid ? charge.retries : charge.retries + 1, attempts: JSON.stringify(tentatives), updated_at: at });
-      if (!moved) return;
-      if (paid) {
-        const row = await trx.selectFrom('pix_charges').selectAll().where('id', '=', charge.charge_id).executeTakeFirstOrThrow();
-        await settleCharge(trx as Transaction<DB>, this.deps, row as Selectable<PixChargesTable>, at);
-        await this.owner().cyclePaid(trx, { billingId: charge.billing_id, chargeId: charge.charge_id, paidAt: at });
-      } else {
-        await this.owner().cycleFailed(trx, { billingId: charge.billing_id, chargeId: charge.charge_id, at, ...INSUFFICIENT });
-      }
+      await applyTentative(trx, this.deps, this.owner(), charge, paid ? { paid, at } : { paid, at, ...INSUFFICIENT, final: attempt >= MAX_RETRIES });
     });
   }
 

@@ -13,7 +13,8 @@ export interface RecurrenceOwner {
   /** Refused, expired or cancelled: no further charge. */
   ended(trx: Executor, event: { subscriptionId: string; reason: string; by: 'payer' | 'merchant' | 'system' }): Promise<void>;
   cyclePaid(trx: Executor, event: { billingId: string; chargeId: string; paidAt: string }): Promise<void>;
-  cycleFailed(trx: Executor, event: { billingId: string; chargeId: string; at: string; returnCode: string; reason: string }): Promise<void>;
+  /** A settlement refused; `final`: the PSP ended the charge (no retry can follow). */
+  cycleFailed(trx: Executor, event: { billingId: string; chargeId: string; at: string; returnCode: string; reason: string; final: boolean }): Promise<void>;
 }
 
 export interface RecurrenceDeps {
