@@ -195,7 +195,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     payments,
     disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement, pix: pix.medClaims }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
-    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards }),
+    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences }),
     settlement,
     bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix, streamSlots }),
     streamSlots,
@@ -217,6 +217,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     paid: (slipId, paidAt, amountCents) => ctx.bankSlips.payByPix(slipId, paidAt, amountCents),
     isOpen: (slipId) => ctx.bankSlips.isPayable(slipId),
   });
+  // Pix Automático: the recurrences' outcomes (authorized, ended, a cycle paid or refused) reach the billing engine.
+  pix.recurrences.own(ctx.recurrence.pixCycles.owner());
   if (sandboxClock) {
     // Each module removes its own rows (a module owns its tables).
     const owners = [payments, ctx.disputes, cards, ctx.recurrence, settlement, ctx.bankSlips, pix, ctx.paymentLinks, webhooks, acquirer.sandbox];

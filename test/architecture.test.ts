@@ -53,6 +53,8 @@ const OWNER: Record<string, string> = {
   pix_payments: 'modules/pix',
   pix_refunds: 'modules/pix',
   pix_due_charges: 'modules/pix',
+  pix_recurrences: 'modules/pix',
+  pix_recurring_charges: 'modules/pix',
   plans: 'modules/recurrence',
   subscriptions: 'modules/recurrence',
   billings: 'modules/recurrence',

@@ -1044,6 +1044,86 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/pix/recurrences/{recurrenceId}/authorize": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer authorizes a Pix recurrence (sandbox)
+         * @description CRIADA and its code unexpired -> APROVADA: the journey-3 charge is paid (billing 1 Paid) and the subscription becomes Active. 409 otherwise.
+         */
+        post: operations["sandboxAuthorizePixRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/pix/recurrences/{recurrenceId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer refuses a Pix recurrence (sandbox)
+         * @description CRIADA -> REJEITADA: the subscription becomes Canceled with the reason. 409 otherwise.
+         */
+        post: operations["sandboxRejectPixRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/pix/recurrences/{recurrenceId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The payer cancels a Pix recurrence (sandbox)
+         * @description CRIADA or APROVADA -> CANCELADA, as the payer does in their bank app: the subscription and its open billing become Canceled, no further charge is sent. 409 otherwise.
+         */
+        post: operations["sandboxCancelPixRecurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandbox/pix/recurrences/{recurrenceId}/outcome": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set what a Pix recurrence's next charges meet (sandbox)
+         * @description paid (the default) or insufficient_funds: each due date and retry settles the cycle as it says, until changed.
+         */
+        post: operations["sandboxPixRecurrenceOutcome"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/pix/v2/{txid}": {
         parameters: {
             query?: never;
@@ -1056,6 +1136,26 @@ export interface paths {
          * @description The payload of a dynamic Pix code, a compact JWS (PS256) whose header names its key (`kid`) and key set (`jku`).
          */
         get: operations["getPixLocation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pix/v2/rec/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pix Automático recurrence payload at its locrec (sandbox PSP)
+         * @description The payload of a Pix subscription's journey-3 code: the recurrence (API Pix RecPayload) with its first charge (`cob`), a compact JWS (PS256) as at a charge's location.
+         */
+        get: operations["getPixRecurrenceLocation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1166,8 +1266,8 @@ export interface paths {
         get: operations["listSubscriptions"];
         put?: never;
         /**
-         * Subscribe a stored card to a plan
-         * @description The plan must be Active (409) and the vault (POST /v1/vaults/cards) the caller's (404). Billing 1 is due after trialDays (at once when 0). Accepts an Idempotency-Key header.
+         * Subscribe a stored card, or a Pix payer, to a plan
+         * @description The plan must be Active (409). A CreditCard plan takes vaultId (POST /v1/vaults/cards, the caller's: 404 otherwise); billing 1 is due after trialDays (at once when 0). A Pix plan takes payer {documentNumber (CPF or CNPJ), name} instead (Pix Automático): the subscription is PendingAuthorization, and GET shows pixAuthorization.pixEmv, the code the payer scans to authorize the recurrence and pay billing 1; sending the other field is 400. Accepts an Idempotency-Key header.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -1485,7 +1585,7 @@ export interface paths {
         };
         /**
          * The return file of a day (as the bank would send it)
-         * @description The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it: 02 for the slips registered that day, 06 for the payments recorded that day. A past day's file is the same each time it is fetched; today's grows until the day ends.
+         * @description The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it: 02 for the slips registered that day, 06 for the payments recorded that day, 09 (reason 10) for the slips the merchant cancelled that day. A past day's file is the same each time it is fetched; today's grows until the day ends.
          */
         get: operations["sandboxGetBankSlipReturns"];
         put?: never;
@@ -7216,12 +7316,337 @@ export interface operations {
             };
         };
     };
+    sandboxAuthorizePixRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API Pix idRec (pixAuthorization.recurrenceId) */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recurrenceId: string;
+                        subscriptionId: string;
+                        /** @description CRIADA, APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                        status: string;
+                        reason: string | null;
+                        canceledBy: string | null;
+                        /** @description paid or insufficient_funds: what the next charges meet */
+                        nextOutcome: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxRejectPixRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API Pix idRec (pixAuthorization.recurrenceId) */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recurrenceId: string;
+                        subscriptionId: string;
+                        /** @description CRIADA, APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                        status: string;
+                        reason: string | null;
+                        canceledBy: string | null;
+                        /** @description paid or insufficient_funds: what the next charges meet */
+                        nextOutcome: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxCancelPixRecurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API Pix idRec (pixAuthorization.recurrenceId) */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recurrenceId: string;
+                        subscriptionId: string;
+                        /** @description CRIADA, APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                        status: string;
+                        reason: string | null;
+                        canceledBy: string | null;
+                        /** @description paid or insufficient_funds: what the next charges meet */
+                        nextOutcome: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    sandboxPixRecurrenceOutcome: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The API Pix idRec (pixAuthorization.recurrenceId) */
+                recurrenceId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description What the payer account answers the next charges; default paid */
+                    result?: "paid" | "insufficient_funds";
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        recurrenceId: string;
+                        subscriptionId: string;
+                        /** @description CRIADA, APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                        status: string;
+                        reason: string | null;
+                        canceledBy: string | null;
+                        /** @description paid or insufficient_funds: what the next charges meet */
+                        nextOutcome: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
     getPixLocation: {
         parameters: {
             query?: never;
             header?: never;
             path: {
                 txid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Compact JWS */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/jose": string;
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    getPixRecurrenceLocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
             };
             cookie?: never;
         };
@@ -7331,6 +7756,24 @@ export interface operations {
                             /** @description ISO 8601 without zone (UTC wall time) */
                             createdDate: string;
                             createdBy: string | null;
+                            /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                            pix?: {
+                                /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                                periodicity: string;
+                                /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                                retryPolicy: string;
+                                /** @description Retries of a failed cycle, after its due date */
+                                maxRetries: number;
+                                /** @description Days after the due date the retries fall in */
+                                retryWindowDays: number;
+                                /** @description Days after the due date of each retry */
+                                retryDays: number[];
+                                /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                                cobrWindowDays: {
+                                    from: number;
+                                    to: number;
+                                };
+                            };
                         }[];
                         page: number;
                         limit: number;
@@ -7406,12 +7849,12 @@ export interface operations {
                     planType: "Monthly" | "Bimonthly" | "Quarterly" | "Semesterly" | "Yearly" | "Custom";
                     /** @description Days before billing 1; default 0 */
                     trialDays?: number;
-                    /** @enum {string} */
-                    paymentMethod: "CreditCard";
+                    /** @description CreditCard (a stored card charged by the acquirer) or Pix (Pix Automático: the payer authorizes the recurrence in their bank app; Monthly, Quarterly, Semesterly, Yearly or Custom with interval 7 only) */
+                    paymentMethod: "CreditCard" | "Pix";
                     /** @description Custom only (required, >= 20 days); fixed types set it (sending the type's own value is accepted) */
                     interval?: number;
                     installments?: number | null;
-                    /** @description Retries after insufficient funds (51), 0..4; default 0 */
+                    /** @description Card plans: retries after insufficient funds (51), 0..4; default 0. A Pix plan follows the API Pix retry policy instead (see `pix`). */
                     attempts?: number;
                 };
             };
@@ -7511,6 +7954,24 @@ export interface operations {
                         /** @description ISO 8601 without zone (UTC wall time) */
                         createdDate: string;
                         createdBy: string | null;
+                        /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                        pix?: {
+                            /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                            periodicity: string;
+                            /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                            retryPolicy: string;
+                            /** @description Retries of a failed cycle, after its due date */
+                            maxRetries: number;
+                            /** @description Days after the due date the retries fall in */
+                            retryWindowDays: number;
+                            /** @description Days after the due date of each retry */
+                            retryDays: number[];
+                            /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                            cobrWindowDays: {
+                                from: number;
+                                to: number;
+                            };
+                        };
                     };
                 };
             };
@@ -7597,12 +8058,12 @@ export interface operations {
                     planType: "Monthly" | "Bimonthly" | "Quarterly" | "Semesterly" | "Yearly" | "Custom";
                     /** @description Days before billing 1; default 0 */
                     trialDays?: number;
-                    /** @enum {string} */
-                    paymentMethod: "CreditCard";
+                    /** @description CreditCard (a stored card charged by the acquirer) or Pix (Pix Automático: the payer authorizes the recurrence in their bank app; Monthly, Quarterly, Semesterly, Yearly or Custom with interval 7 only) */
+                    paymentMethod: "CreditCard" | "Pix";
                     /** @description Custom only (required, >= 20 days); fixed types set it (sending the type's own value is accepted) */
                     interval?: number;
                     installments?: number | null;
-                    /** @description Retries after insufficient funds (51), 0..4; default 0 */
+                    /** @description Card plans: retries after insufficient funds (51), 0..4; default 0. A Pix plan follows the API Pix retry policy instead (see `pix`). */
                     attempts?: number;
                 };
             };
@@ -7786,10 +8247,31 @@ export interface operations {
                     "application/json": {
                         items: {
                             id: string;
-                            vaultId: string;
+                            vaultId: string | null;
                             orderNumber: string;
-                            /** @description Active, Blocked, Canceled or Finished */
+                            /** @description Active, Blocked, Canceled or Finished; PendingAuthorization while a Pix subscription awaits the payer */
                             status: string;
+                            canceledReason?: string | null;
+                            /** @description Extension, Pix subscriptions only */
+                            pixAuthorization?: {
+                                /** @description The API Pix idRec */
+                                recurrenceId: string;
+                                /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                                status: string;
+                                /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                pixEmv: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The code is valid until then
+                                 */
+                                expiresAt: string;
+                                reason: string | null;
+                                canceledBy: string | null;
+                            };
+                            payer?: {
+                                documentNumber: string;
+                                name: string;
+                            };
                             blockedReason?: string | null;
                             blockedReturnCode?: string | null;
                             plan: {
@@ -7809,6 +8291,24 @@ export interface operations {
                                 /** @description ISO 8601 without zone (UTC wall time) */
                                 createdDate: string;
                                 createdBy: string | null;
+                                /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                                pix?: {
+                                    /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                                    periodicity: string;
+                                    /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                                    retryPolicy: string;
+                                    /** @description Retries of a failed cycle, after its due date */
+                                    maxRetries: number;
+                                    /** @description Days after the due date the retries fall in */
+                                    retryWindowDays: number;
+                                    /** @description Days after the due date of each retry */
+                                    retryDays: number[];
+                                    /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                                    cobrWindowDays: {
+                                        from: number;
+                                        to: number;
+                                    };
+                                };
                             };
                             createdBy: string | null;
                             /** Format: date-time */
@@ -7875,9 +8375,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    vaultId: string;
+                    /** @description CreditCard plans: the stored card charged */
+                    vaultId?: string;
                     orderNumber: string;
                     planId: string;
+                    /** @description Pix plans: who authorizes and pays the recurrence */
+                    payer?: {
+                        /** @description CPF or CNPJ (punctuation allowed) */
+                        documentNumber: string;
+                        name: string;
+                    };
                 };
             };
         };
@@ -7973,10 +8480,31 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: string;
-                        vaultId: string;
+                        vaultId: string | null;
                         orderNumber: string;
-                        /** @description Active, Blocked, Canceled or Finished */
+                        /** @description Active, Blocked, Canceled or Finished; PendingAuthorization while a Pix subscription awaits the payer */
                         status: string;
+                        canceledReason?: string | null;
+                        /** @description Extension, Pix subscriptions only */
+                        pixAuthorization?: {
+                            /** @description The API Pix idRec */
+                            recurrenceId: string;
+                            /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                            status: string;
+                            /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                            pixEmv: string;
+                            /**
+                             * Format: date-time
+                             * @description The code is valid until then
+                             */
+                            expiresAt: string;
+                            reason: string | null;
+                            canceledBy: string | null;
+                        };
+                        payer?: {
+                            documentNumber: string;
+                            name: string;
+                        };
                         blockedReason?: string | null;
                         blockedReturnCode?: string | null;
                         plan: {
@@ -7996,6 +8524,24 @@ export interface operations {
                             /** @description ISO 8601 without zone (UTC wall time) */
                             createdDate: string;
                             createdBy: string | null;
+                            /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                            pix?: {
+                                /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                                periodicity: string;
+                                /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                                retryPolicy: string;
+                                /** @description Retries of a failed cycle, after its due date */
+                                maxRetries: number;
+                                /** @description Days after the due date the retries fall in */
+                                retryWindowDays: number;
+                                /** @description Days after the due date of each retry */
+                                retryDays: number[];
+                                /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                                cobrWindowDays: {
+                                    from: number;
+                                    to: number;
+                                };
+                            };
                         };
                         createdBy: string | null;
                         /** Format: date-time */
@@ -8270,10 +8816,31 @@ export interface operations {
                             installment: number;
                             subscription: {
                                 id: string;
-                                vaultId: string;
+                                vaultId: string | null;
                                 orderNumber: string;
-                                /** @description Active, Blocked, Canceled or Finished */
+                                /** @description Active, Blocked, Canceled or Finished; PendingAuthorization while a Pix subscription awaits the payer */
                                 status: string;
+                                canceledReason?: string | null;
+                                /** @description Extension, Pix subscriptions only */
+                                pixAuthorization?: {
+                                    /** @description The API Pix idRec */
+                                    recurrenceId: string;
+                                    /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                                    status: string;
+                                    /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                    pixEmv: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description The code is valid until then
+                                     */
+                                    expiresAt: string;
+                                    reason: string | null;
+                                    canceledBy: string | null;
+                                };
+                                payer?: {
+                                    documentNumber: string;
+                                    name: string;
+                                };
                                 blockedReason?: string | null;
                                 blockedReturnCode?: string | null;
                                 plan: {
@@ -8293,6 +8860,24 @@ export interface operations {
                                     /** @description ISO 8601 without zone (UTC wall time) */
                                     createdDate: string;
                                     createdBy: string | null;
+                                    /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                                    pix?: {
+                                        /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                                        periodicity: string;
+                                        /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                                        retryPolicy: string;
+                                        /** @description Retries of a failed cycle, after its due date */
+                                        maxRetries: number;
+                                        /** @description Days after the due date the retries fall in */
+                                        retryWindowDays: number;
+                                        /** @description Days after the due date of each retry */
+                                        retryDays: number[];
+                                        /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                                        cobrWindowDays: {
+                                            from: number;
+                                            to: number;
+                                        };
+                                    };
                                 };
                                 createdBy: string | null;
                                 /** Format: date-time */
@@ -8378,10 +8963,31 @@ export interface operations {
                         installment: number;
                         subscription: {
                             id: string;
-                            vaultId: string;
+                            vaultId: string | null;
                             orderNumber: string;
-                            /** @description Active, Blocked, Canceled or Finished */
+                            /** @description Active, Blocked, Canceled or Finished; PendingAuthorization while a Pix subscription awaits the payer */
                             status: string;
+                            canceledReason?: string | null;
+                            /** @description Extension, Pix subscriptions only */
+                            pixAuthorization?: {
+                                /** @description The API Pix idRec */
+                                recurrenceId: string;
+                                /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
+                                status: string;
+                                /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                pixEmv: string;
+                                /**
+                                 * Format: date-time
+                                 * @description The code is valid until then
+                                 */
+                                expiresAt: string;
+                                reason: string | null;
+                                canceledBy: string | null;
+                            };
+                            payer?: {
+                                documentNumber: string;
+                                name: string;
+                            };
                             blockedReason?: string | null;
                             blockedReturnCode?: string | null;
                             plan: {
@@ -8401,6 +9007,24 @@ export interface operations {
                                 /** @description ISO 8601 without zone (UTC wall time) */
                                 createdDate: string;
                                 createdBy: string | null;
+                                /** @description Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply) */
+                                pix?: {
+                                    /** @description The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL */
+                                    periodicity: string;
+                                    /** @description The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D */
+                                    retryPolicy: string;
+                                    /** @description Retries of a failed cycle, after its due date */
+                                    maxRetries: number;
+                                    /** @description Days after the due date the retries fall in */
+                                    retryWindowDays: number;
+                                    /** @description Days after the due date of each retry */
+                                    retryDays: number[];
+                                    /** @description Days before the due date each cycle's charge (cobr) is sent in */
+                                    cobrWindowDays: {
+                                        from: number;
+                                        to: number;
+                                    };
+                                };
                             };
                             createdBy: string | null;
                             /** Format: date-time */

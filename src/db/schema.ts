@@ -284,7 +284,56 @@ export interface SubscriptionsTable {
   /** Why it was Blocked (the charge's return message and code); null otherwise. */
   blocked_reason: string | null;
   blocked_return_code: string | null;
+  /** Pix subscriptions: why and by whom it was canceled (payer, merchant, system). */
+  canceled_reason: Generated<string | null>;
+  canceled_by: Generated<string | null>;
   created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A Pix Automático recurrence at the PSP (API Pix `rec`), one per Pix subscription. */
+export interface PixRecurrencesTable {
+  recurrence_id: string;
+  merchant_id: string;
+  account_number: number;
+  subscription_id: string;
+  location_id: string;
+  location: string;
+  first_charge_id: string;
+  first_txid: string;
+  pix_emv: string;
+  status: string;
+  periodicity: string;
+  retry_policy: string;
+  /** Cents a cycle. */
+  amount: number;
+  first_due_date: string;
+  final_date: string | null;
+  payer_document: string;
+  payer_name: string;
+  contract: string;
+  expires_at: string;
+  next_outcome: string;
+  reason: string | null;
+  canceled_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A cycle's charge (API Pix `cobr`). */
+export interface PixRecurringChargesTable {
+  txid: string;
+  recurrence_id: string;
+  merchant_id: string;
+  billing_id: string;
+  charge_id: string;
+  amount: number;
+  due_date: string;
+  due_at: string;
+  status: string;
+  retries: number;
+  attempts: string;
   created_at: string;
   updated_at: string;
 }
@@ -613,6 +662,8 @@ export interface DB {
   merchant_pricing: MerchantPricingTable;
   receivables: ReceivablesTable;
   pix_charges: PixChargesTable;
+  pix_recurrences: PixRecurrencesTable;
+  pix_recurring_charges: PixRecurringChargesTable;
   pix_payments: PixPaymentsTable;
   pix_refunds: PixRefundsTable;
   pix_due_charges: PixDueChargesTable;

@@ -34,6 +34,10 @@ export interface PixConfig {
   reconcileIntervalSeconds: number;
   reconcileWindowSeconds: number;
   timeoutMs: number;
+  /** PIX_RECEIVER_ACCOUNT, PIX_RECEIVER_ACCOUNT_TYPE, PIX_RECEIVER_AGENCY: the receiving account a Pix Automático cycle charge (cobr) names. */
+  receiverAccount: string | undefined;
+  receiverAccountType: 'CORRENTE' | 'POUPANCA' | 'PAGAMENTO';
+  receiverAgency: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -48,6 +52,12 @@ export const TXID_LENGTH = 32;
 export function sandboxLocation(publicUrl: string, txid: string): string {
   const url = new URL(publicUrl);
   return `${url.host}${url.pathname.replace(/\/+$/, '')}/pix/v2/${txid}`;
+}
+
+/** The sandbox location of a recurrence's locrec: `<host><path of PUBLIC_URL>/pix/v2/rec/<id>`. */
+export function sandboxRecurrenceLocation(publicUrl: string, locationId: string): string {
+  const url = new URL(publicUrl);
+  return `${url.host}${url.pathname.replace(/\/+$/, '')}/pix/v2/rec/${locationId}`;
 }
 
 function httpUrl(value: string, name: string, fail: Fail): string {
@@ -77,6 +87,12 @@ export function loadPixConfig(env: Env, publicUrl: string, fail: Fail, integer: 
   const allowed = (env.PIX_WEBHOOK_ALLOWED_IPS ?? '').split(',').map((s) => s.trim()).filter(Boolean);
   const bad = allowed.find((entry) => !isValidIpOrCidr(entry));
   if (bad !== undefined) fail(`PIX_WEBHOOK_ALLOWED_IPS entries must be IP addresses or CIDR ranges, got "${bad}"`);
+  const receiverAccount = text(env.PIX_RECEIVER_ACCOUNT);
+  if (receiverAccount !== undefined && !/^[0-9A-Za-z-]{1,20}$/.test(receiverAccount)) fail('PIX_RECEIVER_ACCOUNT must be the account number, 1 to 20 characters (digits, letters, hyphen)');
+  const receiverAccountType = text(env.PIX_RECEIVER_ACCOUNT_TYPE) ?? 'CORRENTE';
+  if (!['CORRENTE', 'POUPANCA', 'PAGAMENTO'].includes(receiverAccountType)) fail(`PIX_RECEIVER_ACCOUNT_TYPE must be CORRENTE, POUPANCA or PAGAMENTO, got "${receiverAccountType}"`);
+  const receiverAgency = text(env.PIX_RECEIVER_AGENCY);
+  if (receiverAgency !== undefined && !/^\d{1,4}$/.test(receiverAgency)) fail('PIX_RECEIVER_AGENCY must be the branch number, 1 to 4 digits');
   const apiUrl = text(env.PIX_API_URL) && httpUrl(env.PIX_API_URL as string, 'PIX_API_URL', fail);
   const tokenUrl = text(env.PIX_TOKEN_URL) ? httpUrl(env.PIX_TOKEN_URL as string, 'PIX_TOKEN_URL', fail) : apiUrl && `${new URL(apiUrl).origin}/oauth/token`;
   return {
@@ -95,6 +111,9 @@ export function loadPixConfig(env: Env, publicUrl: string, fail: Fail, integer: 
     reconcileIntervalSeconds: integer(env.PIX_RECONCILE_INTERVAL_SECONDS, 300, 'PIX_RECONCILE_INTERVAL_SECONDS', 10, 86_400),
     reconcileWindowSeconds: integer(env.PIX_RECONCILE_WINDOW_SECONDS, 86_400, 'PIX_RECONCILE_WINDOW_SECONDS', 60, 432_000),
     timeoutMs: integer(env.PIX_TIMEOUT_MS, 10_000, 'PIX_TIMEOUT_MS', 100, 120_000),
+    receiverAccount,
+    receiverAccountType: receiverAccountType as PixConfig['receiverAccountType'],
+    receiverAgency,
   };
 }
 

@@ -1,5 +1,5 @@
-import { sandboxLocation } from './config.js';
-import type { NewProviderCharge, NewProviderDueCharge, PixProvider, PixReceipt, RefundOutcome } from './types.js';
+import { sandboxLocation, sandboxRecurrenceLocation } from './config.js';
+import type { NewProviderCharge, NewProviderDueCharge, NewProviderRecurrence, PixProvider, PixReceipt, ProviderRecurrenceState, ProviderRecurringChargeState, RefundOutcome } from './types.js';
 
 /**
  * PIX_PROVIDER=sandbox: the gateway plays the PSP. Its locations point at the gateway itself
@@ -34,6 +34,33 @@ export class SandboxPixProvider implements PixProvider {
 
   /** It keeps nothing: a refund recorded but never sent (a crash in between) is unknown to it. */
   async lookupRefund(): Promise<RefundOutcome | null> {
+    return null;
+  }
+
+  /**
+   * Pix Automático: the gateway plays both PSPs. The locrec and the charge are served by the
+   * gateway (`GET /pix/v2/rec/{id}`, `GET /pix/v2/{txid}`); the payer's answers, the due dates'
+   * settlements and the retries are played by the Pix module on the sandbox clock
+   * (`/sandbox/pix/recurrences/...`), which keeps the state this connector would read.
+   */
+  async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
+    return { recurrenceId: recurrence.recurrenceId, location: sandboxRecurrenceLocation(this.publicUrl, recurrence.locationId), chargeLocation: sandboxLocation(this.publicUrl, recurrence.txid) };
+  }
+
+  async sendRecurringCharge(): Promise<void> {}
+
+  async requestRetry(): Promise<void> {}
+
+  async cancelRecurringCharge(): Promise<void> {}
+
+  async cancelRecurrence(): Promise<void> {}
+
+  /** The sandbox's recurrences live in the gateway's own tables: nothing to reconcile with. */
+  async readRecurrence(): Promise<ProviderRecurrenceState | null> {
+    return null;
+  }
+
+  async readRecurringCharge(): Promise<ProviderRecurringChargeState | null> {
     return null;
   }
 

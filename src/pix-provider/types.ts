@@ -49,6 +49,57 @@ export interface ProviderRefund {
   description?: string;
 }
 
+/**
+ * A Pix Automático recurrence with its journey-3 charge (API Pix `POST /locrec`, `PUT /cob/{txid}`,
+ * `POST /rec` with `loc` and `ativacao.dadosJornada.txid`): the payer scans one code, pays the
+ * first charge and authorizes the recurrence in their bank app.
+ */
+export interface NewProviderRecurrence {
+  /** The idRec the gateway proposes (the sandbox keeps it; a PSP that forms its own answers it). */
+  recurrenceId: string;
+  /** Our id of the locrec (the sandbox's location path); a PSP answers its own. */
+  locationId: string;
+  /** The journey-3 immediate charge. */
+  txid: string;
+  amountCents: bigint;
+  /** Seconds the code (and its charge) stay payable. */
+  expiresInSeconds: number;
+  periodicity: string;
+  retryPolicy: string;
+  /** YYYY-MM-DD: the first payment's date, and the last (null: no end). */
+  firstDate: string;
+  finalDate: string | null;
+  payer: { document: string; name: string };
+  /** vinculo.contrato and vinculo.objeto. */
+  contract: string;
+  object: string;
+}
+
+/** A cycle's charge (`PUT /cobr/{txid}`), due on `dueDate`, settled by the payer's PSP that day. */
+export interface NewProviderRecurringCharge {
+  txid: string;
+  recurrenceId: string;
+  amountCents: bigint;
+  dueDate: string;
+  payer: { document: string; name: string };
+  description?: string;
+}
+
+/** What `GET /rec/{idRec}` and `GET /cobr/{txid}` tell, for reconciliation. */
+export interface ProviderRecurrenceState {
+  status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
+  /** Who cancelled it, when CANCELADA. */
+  canceledBy?: 'payer' | 'merchant';
+  reason?: string;
+}
+export interface ProviderRecurringChargeState {
+  status: 'CRIADA' | 'ATIVA' | 'CONCLUIDA' | 'EXPIRADA' | 'REJEITADA' | 'CANCELADA';
+  /** The tentatives, latest last (`code`/`reason`: why one was refused). */
+  attempts: { date: string; status: string; endToEndId?: string; code?: string; reason?: string }[];
+  /** The Pix that paid it, when the PSP tells it. */
+  paid?: { endToEndId: string; amountCents: bigint; paidAt: string };
+}
+
 export class PixProviderUnavailable extends Error {}
 /** The PSP refused the request (4xx): the reason is its own `detail`/`title`, never a secret. */
 export class PixProviderRefused extends Error {}
@@ -67,5 +118,19 @@ export interface PixProvider {
   refund(refund: ProviderRefund): Promise<RefundOutcome>;
   /** `GET /pix/{e2eid}/devolucao/{id}`: null when the PSP has no such devolução. */
   lookupRefund(refund: ProviderRefund): Promise<RefundOutcome | null>;
+  /** Pix Automático: the recurrence, its locrec and its journey-3 charge; its idRec and the location its code carries. */
+  createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }>;
+  /** `PUT /cobr/{txid}` (idempotent by txid): a cycle's charge, sent in its window before the due date. */
+  sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void>;
+  /** `POST /cobr/{txid}/retentativa/{data}`: settle a failed cycle again on `date` (YYYY-MM-DD). */
+  requestRetry(txid: string, date: string): Promise<void>;
+  /** `PATCH /cobr/{txid}` status CANCELADA: one cycle is not charged (refused by the PSP from its first settlement date). */
+  cancelRecurringCharge(txid: string): Promise<void>;
+  /** `PATCH /rec/{idRec}` status CANCELADA: the merchant ends the recurrence. */
+  cancelRecurrence(recurrenceId: string): Promise<void>;
+  /** `GET /rec/{idRec}` (null: unknown to the PSP). */
+  readRecurrence(recurrenceId: string): Promise<ProviderRecurrenceState | null>;
+  /** `GET /cobr/{txid}` (null: unknown to the PSP). */
+  readRecurringCharge(txid: string): Promise<ProviderRecurringChargeState | null>;
   close(): void;
 }

@@ -51,4 +51,19 @@ describe(`the sandbox's return file of a past day (${testDialect})`, () => {
     const u = next.split('\r\n').find((l) => at(l, 14, 17) === 'U 06')!;
     expect(at(u, 138, 145)).toBe(ddmmyyyy(paidAt.slice(0, 10)));
   });
+
+  it("confirms the merchant's write-off requests of the day (09, reason 10); imported back, it changes nothing", async () => {
+    const day = await today(t);
+    const slip = await issued(t, m, slipBody({ value: 30, dueDate: addDays(day, 30) }));
+    const cancel = await t.inject({ method: 'POST', url: `/integration/api/billissuer/${slip.id}/cancel?accountNumber=${m.accountNumber}`, headers: m.headers, payload: { reason: 'pedido desfeito' } });
+    expect(cancel.statusCode, cancel.body).toBe(200);
+    const file = await returns(t, day);
+    const t09 = file.split('\r\n').find((l) => at(l, 14, 14) === 'T' && at(l, 16, 17) === '09' && at(l, 38, 57).trim() === slip.ourNumber);
+    expect(t09, file).toBeDefined();
+    expect(at(t09!, 214, 215)).toBe('10');
+    const imported = await t.inject({ method: 'POST', url: '/admin/bankslips/returns', headers: { ...t.adminHeaders, 'content-type': 'text/plain' }, payload: file });
+    expect(imported.json()).toMatchObject({ rejected: 0, errors: [] });
+    const info = await t.inject({ method: 'GET', url: `/integration/api/billissuer/information?accountNumber=${m.accountNumber}&id_bill=${slip.id}`, headers: m.headers });
+    expect(info.json()).toMatchObject({ CancellationReason: 'pedido desfeito' });
+  });
 });

@@ -33,6 +33,24 @@ describe(`dashboard: Pix refunds and MED claims on the charge page (${testDialec
   });
   afterAll(() => t?.close());
 
+  it('a charge with a due date shows its terms, and paid with its fine and interest, what was paid is what is left to refund', async () => {
+    const today = t.ctx.clock.now().toISOString().slice(0, 10);
+    const due = new Date(Date.parse(today) + 5 * 864e5).toISOString().slice(0, 10);
+    const made = await t.inject({ method: 'POST', url: CHARGES, headers: m.headers, payload: { amount: 10_000, dueDate: due, validAfterDueDays: 30, payer: { documentNumber: '52998224725', name: 'Maria' }, fine: 2, interest: 1 } });
+    expect(made.statusCode, made.body).toBe(201);
+    const { id, txid } = made.json();
+    await t.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: t.adminHeaders, payload: { days: 20 } });
+    const paid = await t.inject({ method: 'POST', url: `/sandbox/pix/cobv/${txid}/pay`, headers: t.adminHeaders });
+    expect(paid.statusCode, paid.body).toBe(200);
+    const left = (paid.json().amount / 100).toFixed(2).replace('.', ',');
+    const page = await c.get(`/dashboard/pix/${id}`);
+    expect(page.statusCode).toBe(200);
+    expect(textOf(page.body)).toContain(`${due.split('-').reverse().join('/')} (+30)`);
+    expect(textOf(page.body)).toContain('multa 2% · juros ao mês 1%');
+    expect(page.body).toMatch(new RegExp(`id="paid-amount">R\\$\\s${left}`));
+    expect(textOf(page.body)).toContain(`o que resta, R$ ${left}`);
+  });
+
   it('a refund made on the page is the API\'s: listed by GET refunds, the refunded amount on both', async () => {
     const p = await paidCharge(10_000);
     const page = await c.get(`/dashboard/pix/${p.id}`);

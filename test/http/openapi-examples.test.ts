@@ -47,6 +47,7 @@ describe(`the OpenAPI examples are accepted by the sandbox (${testDialect})`, ()
     setAcquirerConnection: "a merchant's real Cielo credentials",
     applyBankSlipReturns: 'a bank return file (text/plain), made by GET /sandbox/bankslips/returns',
     sandboxPayPixCharge: 'the body is optional',
+    sandboxPixRecurrenceOutcome: 'needs a Pix recurrence (a Pix subscription awaiting or authorized); its one field is optional',
   };
 
   const example = (op: Operation) => {

@@ -51,6 +51,7 @@ describe(`OpenAPI document as a product (${testDialect})`, () => {
         'GET /gateway/cards/public-key',
         'POST /pay/{id}/payments',
         'GET /pix/v2/{txid}',
+        'GET /pix/v2/rec/{id}',
         'GET /pix/jwks',
       ].sort(),
     );

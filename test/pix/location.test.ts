@@ -125,5 +125,10 @@ describe('PUBLIC_URL and the BR Code location', () => {
     expect(message).not.toContain('very-secret-value-123');
     expect(() => loadConfig({ PIX_PROVIDER: 'psp' })).toThrow(/PIX_PROVIDER must be "sandbox" or "bcb"/);
     expect(() => loadConfig({ PIX_PROVIDER: 'bcb', PIX_WEBHOOK_ALLOWED_IPS: '10.0.0.0/8, nope' })).toThrow(/PIX_WEBHOOK_ALLOWED_IPS/);
+    // Pix Automático's receiving account (the cobr's recebedor): DadosBancariosRecebedor's limits and enum.
+    expect(() => loadConfig({ PIX_PROVIDER: 'bcb', PIX_RECEIVER_ACCOUNT: '1'.repeat(21) })).toThrow(/PIX_RECEIVER_ACCOUNT must/);
+    expect(() => loadConfig({ PIX_PROVIDER: 'bcb', PIX_RECEIVER_ACCOUNT_TYPE: 'SALARIO' })).toThrow(/PIX_RECEIVER_ACCOUNT_TYPE must be CORRENTE, POUPANCA or PAGAMENTO/);
+    expect(() => loadConfig({ PIX_PROVIDER: 'bcb', PIX_RECEIVER_AGENCY: '12345' })).toThrow(/PIX_RECEIVER_AGENCY must/);
+    expect(loadConfig({ PIX_PROVIDER: 'bcb', PIX_RECEIVER_ACCOUNT: '012682-3' }).pix).toMatchObject({ receiverAccount: '012682-3', receiverAccountType: 'CORRENTE', receiverAgency: undefined });
   });
 });

@@ -3,7 +3,7 @@
  * Pix connector's tests. Written from the published specification (bacen/pix-api, openapi.yaml):
  * OAuth2 client credentials (`POST /oauth/token`), `PUT/GET /cob/{txid}`, `PUT /cobv/{txid}`,
  * `GET /pix?inicio=&fim=` with `paginacao`, `PUT` and `GET /pix/{e2eid}/devolucao/{id}`, `PUT
- * /webhook/{chave}`, and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`, also when
+ * /webhook/{chave}`, Pix Automático (./pix-psp-automatico.ts), and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`, also when
  * a devolução reaches DEVOLVIDO or NAO_REALIZADO). With `tls` it demands a
  * client certificate signed by its CA (mutual TLS), as every PSP does.
  *
@@ -15,6 +15,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { AutomaticoStandIn } from './pix-psp-automatico.js';
 
 export const STANDIN_PIX_CLIENT_ID = 'standin-pix-client';
 export const STANDIN_PIX_CLIENT_SECRET = 'standin-pix-secret-for-tests-only';
@@ -33,6 +34,8 @@ export interface PixStandInOptions {
   pageSize?: number;
   /** The host its locations name (default pix.standin.example). */
   locationHost?: string;
+  /** Its clock, for Pix Automático's dates (the gateway's sandbox clock in tests); default the wall clock. */
+  now?: () => Date;
 }
 
 export interface StandInCharge {
@@ -82,9 +85,19 @@ export class PixStandIn {
   private webhook?: { url: string; secret: string };
   baseUrl = '';
   tokenUrl = '';
+  /** Pix Automático: recurrences, their cycle charges, and the payer's answers (./pix-psp-automatico.ts). */
+  readonly automatico: AutomaticoStandIn;
 
   constructor(private readonly options: PixStandInOptions = {}) {
     this.webhook = options.webhook;
+    this.automatico = new AutomaticoStandIn({
+      payCharge: (txid, webhook) => this.pay(txid, { webhook }),
+      hasActiveCharge: (txid) => this.charges.get(txid)?.status === 'ATIVA',
+      post: (suffix, body) => this.post(suffix, body),
+      record: (pix) => void this.received.push({ ...pix, chave: STANDIN_PIX_KEY, devolucoes: [] }),
+      today: () => (options.now?.() ?? new Date()).toISOString().slice(0, 10),
+      locationHost: options.locationHost ?? LOCATION_HOST,
+    });
   }
 
   async start(): Promise<this> {
@@ -137,12 +150,17 @@ export class PixStandIn {
 
   /** POSTs `{pix: [...]}` to the registered webhook, as the PSP does (again, for a retry or a duplicate). */
   async notify(items: StandInPix[], options: { secret?: string | null } = {}): Promise<number | string> {
+    return this.post('/pix', { pix: items.map(({ devolucoes, ...item }) => (devolucoes.length ? { ...item, devolucoes } : item)) }, options);
+  }
+
+  /** POSTs a notification to `<webhookUrl><suffix>` (`/pix`, `/rec`, `/cobr`), as the API Pix's callbacks say. */
+  async post(suffix: string, payload: unknown, options: { secret?: string | null } = {}): Promise<number | string> {
     if (!this.webhook) throw new Error('no webhook registered');
     const secret = options.secret === undefined ? this.webhook.secret : options.secret;
-    const body = JSON.stringify({ pix: items.map(({ devolucoes, ...item }) => (devolucoes.length ? { ...item, devolucoes } : item)) });
+    const body = JSON.stringify(payload);
     let status: number | string;
     try {
-      const answer = await fetch(`${this.webhook.url}/pix`, {
+      const answer = await fetch(`${this.webhook.url}${suffix}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(secret === null ? {} : { authorization: `Bearer ${secret}` }) },
         body,
@@ -188,7 +206,7 @@ export class PixStandIn {
       if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials') return send(400, { error: 'unsupported_grant_type' });
       const token = randomUUID();
       this.tokens.add(token);
-      return send(200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read cobv.write pix.read pix.write webhook.write' });
+      return send(200, { access_token: token, token_type: 'Bearer', expires_in: 3600, scope: 'cob.write cob.read cobv.write pix.read pix.write webhook.write rec.write rec.read cobr.write cobr.read payloadlocationrec.write' });
     }
     if (!url.pathname.startsWith(`${BASE}/`)) return problem(404, 'NaoEncontrado', 'no such path');
     const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1];
@@ -301,6 +319,7 @@ export class PixStandIn {
       this.webhook = { url: body.webhookUrl, secret: this.webhook?.secret ?? '' };
       return send(204);
     }
+    if (this.automatico.handle(req.method ?? '', path, body, send, problem)) return;
     return problem(404, 'NaoEncontrado', 'no such operation');
   }
 

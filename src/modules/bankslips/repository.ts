@@ -181,7 +181,7 @@ export const bankSlipsRepository = {
    * never by the payment date a payment recorded later may carry (a past day's file stays as it
    * was). Moments are ISO texts, so `[date, nextDate)` is the day.
    */
-  async forSandboxReturn(db: Executor, date: string, nextDate: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[] }> {
+  async forSandboxReturn(db: Executor, date: string, nextDate: string): Promise<{ registered: BankSlipRow[]; paid: BankSlipRow[]; writtenOff: BankSlipRow[] }> {
     const registered = await db
       .selectFrom('bankslips')
       .selectAll()
@@ -200,7 +200,17 @@ export const bankSlipsRepository = {
       .where('e.occurred_at', '<', nextDate)
       .orderBy('bankslips.seq')
       .execute();
-    return { registered, paid };
+    // The merchant's write-off requests of the day (movement 02 in its remittance), confirmed.
+    const writtenOff = await db
+      .selectFrom('bankslips')
+      .selectAll()
+      .where('canceled_by', '=', 'merchant')
+      .where('canceled_at', '>=', date)
+      .where('canceled_at', '<', nextDate)
+      .where('bar_code', 'is not', null)
+      .orderBy('seq')
+      .execute();
+    return { registered, paid, writtenOff };
   },
 
   /** The event row of a statusBill change (its notification is the service's). */

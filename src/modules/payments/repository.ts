@@ -38,6 +38,11 @@ export const paymentsRepository = {
     return query.executeTakeFirst();
   },
 
+  /** Locks payments' rows in id order (a fixed order: two lockers of overlapping sets never deadlock). */
+  async lockAll(db: Executor, paymentIds: string[]): Promise<void> {
+    await db.selectFrom('payments').select('payment_id').where('payment_id', 'in', paymentIds).orderBy('payment_id').forUpdate().execute();
+  },
+
   /** Sets the payment's open dispute from `from` to `to` (compare-and-set), while its status is one of `statuses`. */
   async setOpenDispute(db: Executor, paymentId: string, from: string | null, to: string | null, statuses: string[]): Promise<boolean> {
     const result = await db

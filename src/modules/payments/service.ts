@@ -162,6 +162,11 @@ export class PaymentService {
     return recordTransition(trx, this.ctx.queue, paymentId, 'Authorized', 'Paid', at);
   }
 
+  /** For the settlement sweep, in its transaction (PostgreSQL): the payments' rows locked in id order. */
+  async lockPayments(trx: Executor, paymentIds: string[]): Promise<void> {
+    if (paymentIds.length > 0) await paymentsRepository.lockAll(trx, paymentIds);
+  }
+
   async get(merchantId: string, paymentId: string): Promise<PaymentResult> {
     const row = await paymentsRepository.find(this.ctx.database.db, paymentId, merchantId);
     if (!row) throw notFound('Payment');

@@ -1,10 +1,14 @@
 import type { Selectable } from 'kysely';
 import type { PixChargesTable } from '../../db/schema.js';
-import { amountDueOn, dayOf, type DueTermsColumns } from './due-terms.js';
+import { amountDueOn, dayOf, dueColumnsOf, type DueTermsColumns } from './due-terms.js';
+import type { Clock } from '../../clock.js';
+import type { Database } from '../../db/connection.js';
+import { notFound } from '../../http/errors.js';
+import type { MerchantService } from '../merchants/service.js';
 import { formatFixed } from '../../domain/money.js';
 
 /** The API Pix status of a charge, as a bank app reads it at the location. */
-export const STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Expired: 'REMOVIDA_PELO_PSP' } as const;
+const STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Expired: 'REMOVIDA_PELO_PSP' } as const;
 
 /**
  * The "payload de cobrança imediata" the sandbox PSP serves at a charge's location (API Pix
@@ -68,4 +72,39 @@ export function dueChargePayload(row: DueLocation, receiver: { name: string; doc
     ...(row.description ? { solicitacaoPagador: row.description } : {}),
     status: owed.ok || row.status !== 'ATIVA' ? row.status : 'REMOVIDA_PELO_PSP',
   };
+}
+
+export interface LocationSigner {
+  sign(payload: object, jku: string): Promise<string>;
+}
+
+/**
+ * The sandbox PSP: the payload at a charge's location (an immediate charge, one with a due
+ * date, or a slip's code), signed (compact JWS, `application/jose`) with the key whose JWKS is
+ * published at `jku`. The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its
+ * slips' static codes. A slip paid another way (its barcode) or cancelled closes its code too.
+ * Unknown txid: 404, as a PSP answers.
+ */
+export async function signedLocationPayload(
+  deps: { database: Database; clock: Clock; merchants: Pick<MerchantService, 'get'>; isOpen: (sourceId: string) => Promise<boolean> },
+  txid: string,
+  signer: LocationSigner,
+  jku: string,
+): Promise<string> {
+  const db = deps.database.db;
+  const now = deps.clock.now();
+  const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
+  if (row) {
+    const merchant = await deps.merchants.get(row.merchant_id);
+    const due = dueColumnsOf(row);
+    const payload = due
+      ? dueChargePayload({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: STATUS[row.status] }, { name: merchant.name, document: merchant.documentNumber }, now)
+      : chargePayload(row, merchant.documentNumber, now);
+    return signer.sign(payload, jku);
+  }
+  const code = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
+  if (!code) throw notFound('Pix charge');
+  const merchant = await deps.merchants.get(code.merchant_id);
+  const status = code.status === 'Paid' ? 'CONCLUIDA' : code.status === 'Pending' && (await deps.isOpen(code.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
+  return signer.sign(dueChargePayload({ ...code, status }, { name: merchant.name, document: merchant.documentNumber }, now), jku);
 }

@@ -93,3 +93,20 @@ export const PixRefund = Type.Object({
 export const PixRefundList = Type.Object({ items: Type.Array(PixRefund) });
 
 export const PixRefundParams = Type.Object({ refundId: Type.String({ minLength: 1, maxLength: 35 }) });
+
+/** A locrec's id in the sandbox PSP's location path. */
+export const PixRecurrenceLocationParams = Type.Object({ id: Type.String({ pattern: '^[A-Za-z0-9]{1,77}$' }) });
+export const PixRecurrenceParams = Type.Object({ recurrenceId: Type.String({ pattern: '^R[RN][0-9A-Z]{8}[0-9]{8}[a-zA-Z0-9]{11}$', description: 'The API Pix idRec (pixAuthorization.recurrenceId)' }) });
+export const PixRecurrenceOutcomeBody = Type.Object(
+  { result: Type.Optional(Type.Union([Type.Literal('paid'), Type.Literal('insufficient_funds')], { description: 'What the payer account answers the next charges; default paid' })) },
+  { additionalProperties: false },
+);
+/** The sandbox's view of a recurrence (Pix Automático). */
+export const PixRecurrence = Type.Object({
+  recurrenceId: Type.String(),
+  subscriptionId: Type.String(),
+  status: Type.String({ description: 'CRIADA, APROVADA, REJEITADA, EXPIRADA or CANCELADA' }),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  canceledBy: Type.Union([Type.String(), Type.Null()]),
+  nextOutcome: Type.String({ description: 'paid or insufficient_funds: what the next charges meet' }),
+});

@@ -1,4 +1,6 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { MERCHANT_CITY, randomCode, randomNsu, toPixCharge } from './charge-row.js';
+export { toPixCharge } from './charge-row.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixChargeEvent } from './settle.js';
 import type { Selectable } from 'kysely';
@@ -15,22 +17,20 @@ import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
 import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix-provider/types.js';
 import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts.js';
 import { settleCharge } from './settle.js';
-import { chargePayload, dueChargePayload, STATUS as LOCATION_STATUS } from './location-payload.js';
+import { signedLocationPayload, type LocationSigner } from './location-payload.js';
 import { DueCharges, type DueChargeOwner, type NewDueCharge } from './due-charges.js';
-import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, percentNumber, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
+import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
 import { toIsoDate } from '../../domain/calendar.js';
 import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
+import { PixRecurrences } from './automatico/recurrences.js';
 import { pixRefundsRepository } from './refund-repository.js';
 import { refundableOf } from '../../domain/pix-refunds.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
-/** Merchants have no city on record yet; the BR Code requires one (field 60). */
-const MERCHANT_CITY = 'SAO PAULO';
 export const RECONCILE_JOB = 'pix.reconcile';
-const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export type PixChargeRow = Selectable<PixChargesTable>;
 
@@ -38,41 +38,6 @@ export interface NewPixCharge extends DueChargeFields {
   description?: string;
   referenceTransaction?: string;
 }
-
-export function toPixCharge(row: PixChargeRow) {
-  return {
-    id: row.id,
-    txid: row.txid,
-    pixEmv: row.pix_emv,
-    status: row.status,
-    amount: Number(row.amount),
-    description: row.description,
-    referenceTransaction: row.reference_transaction,
-    expiresAt: row.expires_at,
-    paidAt: row.paid_at,
-    refundedAmount: Number(row.refunded_amount),
-    paidAmount: row.paid_amount === null ? null : Number(row.paid_amount),
-    ...dueFieldsOf(row),
-    createdAt: row.created_at,
-  };
-}
-
-/** A charge's due date and terms as the API shows them (all null for an immediate charge). */
-function dueFieldsOf(row: PixChargeRow) {
-  if (row.due_date === null) return { dueDate: null, validAfterDueDays: null, payer: null, fine: null, interest: null, discount: null };
-  return {
-    dueDate: row.due_date,
-    validAfterDueDays: row.days_after_due,
-    payer: { documentNumber: row.payer_document ?? '', name: row.payer_name ?? '' },
-    fine: percentNumber(row.penalty_percent),
-    interest: percentNumber(row.interest_percent),
-    discount: row.discount_until === null ? null : { amount: Number(row.discount_amount), until: row.discount_until },
-  };
-}
-
-const randomCode = (): string => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
-/** 18 random digits like the card NSUs; the column is unique anyway. */
-const randomNsu = (): string => `${randomInt(1, 10)}${String(randomInt(0, 1e8)).padStart(8, '0')}${String(randomInt(0, 1e9)).padStart(9, '0')}`;
 
 /**
  * Pix charges (contract section 9, extension): a dynamic BR Code per charge, expired by a job,
@@ -92,7 +57,11 @@ export class PixService {
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
     this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
+    this.recurrences = new PixRecurrences({ database, clock, queue, settlement, merchants, provider });
   }
+
+  /** Pix Automático, the receiving side: ./automatico/recurrences.ts. */
+  readonly recurrences: PixRecurrences;
 
   /** The Pix side of MED claims (the disputes module's pix_med disputes): ./med.ts. */
   readonly medClaims: PixMedClaims;
@@ -228,7 +197,7 @@ export class PixService {
     if (!row) throw notFound('Pix charge');
     const medHeldAmount = row.med_dispute_id ? Number(row.med_blocked_amount) : 0;
     const inProcess = await pixRefundsRepository.inProcessOf(db, id);
-    const refundable = refundableOf({ status: row.status, amount: BigInt(row.amount), refunded: BigInt(row.refunded_amount), inProcess, blocked: BigInt(medHeldAmount) });
+    const refundable = refundableOf({ status: row.status, amount: BigInt(row.paid_amount ?? row.amount), refunded: BigInt(row.refunded_amount), inProcess, blocked: BigInt(medHeldAmount) });
     return { ...toPixCharge(row), medDisputeId: row.med_dispute_id, medHeldAmount, refundable: Number(refundable) };
   }
 
@@ -263,28 +232,9 @@ export class PixService {
     });
   }
 
-  /**
-   * The sandbox PSP: the payload at a charge's location, signed (compact JWS, `application/jose`)
-   * with the key whose JWKS is published at `jku`. Unknown txid: 404, as a PSP answers.
-   */
-  async signedLocationPayload(txid: string, signer: { sign(payload: object, jku: string): Promise<string> }, jku: string): Promise<string> {
-    const db = this.database.db;
-    const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-    if (row) {
-      // The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its slips' static codes.
-      const merchant = await this.merchants.get(row.merchant_id);
-      const due = dueColumnsOf(row);
-      const payload = due
-        ? dueChargePayload({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: LOCATION_STATUS[row.status] }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now())
-        : chargePayload(row, merchant.documentNumber, this.clock.now());
-      return signer.sign(payload, jku);
-    }
-    const due = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-    if (!due) throw notFound('Pix charge');
-    const merchant = await this.merchants.get(due.merchant_id);
-    // A slip paid another way (its barcode) or cancelled closes its Pix code too.
-    const status = due.status === 'Paid' ? 'CONCLUIDA' : due.status === 'Pending' && (await this.dueChargeOwner.isOpen(due.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
-    return signer.sign(dueChargePayload({ ...due, status }, { name: merchant.name, document: merchant.documentNumber }, this.clock.now()), jku);
+  /** The sandbox PSP: the signed payload at a charge's location (./location-payload.ts). */
+  signedLocationPayload(txid: string, signer: LocationSigner, jku: string): Promise<string> {
+    return signedLocationPayload({ database: this.database, clock: this.clock, merchants: this.merchants, isOpen: (sourceId) => this.dueChargeOwner.isOpen(sourceId) }, txid, signer, jku);
   }
 
   /** Sandbox: a charge with a due date (a bolecode's code too) paid its day's amount (./sandbox-due-pay.ts). */
@@ -331,6 +281,9 @@ export class PixService {
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
     return {
+      // Children first: a recurring charge names its recurrence.
+      pix_recurring_charges: await sandboxDelete(executor, 'pix_recurring_charges', merchantId),
+      pix_recurrences: await sandboxDelete(executor, 'pix_recurrences', merchantId),
       pix_refunds: await sandboxDelete(executor, 'pix_refunds', merchantId),
       pix_payments: await sandboxDelete(executor, 'pix_payments', merchantId),
       pix_due_charges: await sandboxDelete(executor, 'pix_due_charges', merchantId),
@@ -342,6 +295,7 @@ export class PixService {
   jobs(): JobDefinition[] {
     return [
       ...this.refunds.jobs(),
+      ...this.recurrences.jobs(),
       { kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) },
       {
         kind: RECONCILE_JOB,
@@ -349,6 +303,8 @@ export class PixService {
           const now = this.clock.now();
           // The windows overlap on purpose (each run looks a whole window back): a payment is applied once anyway.
           await this.reconcile(new Date(now.getTime() - this.reconcileEvery.windowSeconds * 1000), now);
+          // After the Pix list: a journey-3 charge's payment is in it, its authorization in `GET /rec`.
+          await this.recurrences.reports.reconcile();
           await this.scheduleReconciliation(now);
         },
       },

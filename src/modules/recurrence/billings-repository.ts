@@ -22,6 +22,8 @@ export interface ChargeState extends BillingRow {
   plan_installments: number | null;
   interval_days: number;
   plan_amount: number;
+  /** CreditCard or Pix: which engine charges it. */
+  plan_payment_method: string;
 }
 
 /** What a cascade's cancelled billing gives its event. */
@@ -92,6 +94,7 @@ export const billingsRepository = {
         'p.installments as plan_installments',
         'p.interval_days',
         'p.amount as plan_amount',
+        'p.payment_method as plan_payment_method',
       ])
       .where('b.billing_id', '=', billingId)
       .executeTakeFirst();
@@ -180,10 +183,30 @@ export const billingsRepository = {
       .where('status', '=', 'Opened')
       .where('charging_payment_id', 'is', null)
       .where('subscription_id', 'in', (eb) =>
-        eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked']),
+        eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked', 'PendingAuthorization']),
       )
       .returning(CANCELED_FIELDS)
       .execute();
+  },
+
+  /**
+   * A Pix billing's outcome (its charge is settled by the PSP, not claimed by a worker): fenced by
+   * the status Opened and the count of attempts read, so a repeated report records nothing twice.
+   */
+  async recordPix(db: Executor, billingId: string, attemptsRead: number, fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history' | 'attempts_made'>, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('billings')
+      .set({ ...fields, modified_by: SYSTEM, modified_at: at })
+      .where('billing_id', '=', billingId)
+      .where('status', '=', 'Opened')
+      .where('attempts_made', '=', attemptsRead)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** A subscription's billing n (Pix: billing 1 is paid with the authorization). */
+  installmentOf(db: Executor, subscriptionId: string, installment: number): Promise<BillingRow | undefined> {
+    return db.selectFrom('billings').selectAll().where('subscription_id', '=', subscriptionId).where('installment', '=', installment).executeTakeFirst();
   },
 
   /** Number of the subscription's last billing (they are numbered 1, 2, ...), 0 when none. */

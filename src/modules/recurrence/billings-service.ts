@@ -6,7 +6,8 @@ import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js
 import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
 import { billingsRepository, type BillingSortColumn } from './billings-repository.js';
-import type { BillingEngine } from './engine.js';
+import { planCycleOf, type BillingEngine } from './engine.js';
+import type { PixRecurrencePort } from './pix-port.js';
 import { billingEvent } from './events.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
@@ -64,6 +65,7 @@ export class BillingService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly engine: BillingEngine,
+    private readonly pix?: Pick<PixRecurrencePort, 'cancelCharge'>,
   ) {}
 
   async list(principal: Principal, query: BillingQuery): Promise<ListEnvelope<BillingView>> {
@@ -112,6 +114,12 @@ export class BillingService {
    */
   async cancel(principal: Principal, billingId: string): Promise<string> {
     const row = await this.find(principal, billingId);
+    const charged = await billingsRepository.loadForCharge(this.database.db, billingId);
+    if (charged?.plan_payment_method === 'Pix' && row.status === 'Opened') {
+      // Billing 1 of a Pix subscription is the charge its authorization pays; a later one's cobr is cancelled at the PSP first.
+      if (row.installment === 1) throw conflict("Billing 1 of a Pix subscription is paid with the payer's authorization: cancel the subscription instead.");
+      await this.pix?.cancelCharge(billingId);
+    }
     const at = this.clock.now().toISOString();
     await this.database.db.transaction().execute(async (trx) => {
       if (!(await billingsRepository.cancelOpened(trx, billingId, { by: principal.userName, at }))) {
@@ -124,7 +132,7 @@ export class BillingService {
       }
       const state = (await billingsRepository.loadForCharge(trx, billingId))!;
       await this.engine.emit(trx, [billingEvent('billing.canceled', state, at, { reason: 'The billing was canceled.' })]);
-      await this.engine.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, state.sub_status);
+      await this.engine.afterEnd(trx, state, planCycleOf(state), state.sub_status);
     });
     return billingId;
   }

@@ -11,6 +11,7 @@ import type { PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
 import type { PaymentSnapshot } from './charge-outcome.js';
 import { chargeCents } from './plan-rules.js';
+import type { PixRecurrencePort } from './pix-port.js';
 
 /** What the recurrence module uses of the process's services: only the composition root builds it. */
 export interface ChargeDeps {
@@ -20,6 +21,8 @@ export interface ChargeDeps {
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment'>;
   cards: Pick<CardService, 'getVault'>;
+  /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
+  pixRecurrences?: PixRecurrencePort;
 }
 
 /**

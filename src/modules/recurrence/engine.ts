@@ -9,6 +9,7 @@ import { subscriptionsRepository } from './subscriptions-repository.js';
 import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
 import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
 import { historyOf, type AttemptEntry } from './views.js';
+import { cobrSendAt } from '../../domain/pix-automatico.js';
 
 export const CHARGE_JOB = 'billing.charge';
 export interface ChargePayload {
@@ -20,6 +21,16 @@ export interface ChargePayload {
 export const chargeKey = (billingId: string, attempt: number) => `${CHARGE_JOB}:${billingId}:${attempt}`;
 
 const DAY_MS = 86_400_000;
+/** A Pix billing's cobr is sent to the PSP in its window before the due date (./pix-cycles.ts runs it). */
+export const PIX_SEND_JOB = 'billing.pix.send';
+
+/** The plan terms a billing's end needs, read with the billing. */
+export const planCycleOf = (state: Pick<ChargeState, 'plan_amount' | 'interval_days' | 'plan_installments' | 'plan_payment_method'>): PlanCycle => ({
+  amount: state.plan_amount,
+  interval_days: state.interval_days,
+  installments: state.plan_installments,
+  payment_method: state.plan_payment_method,
+});
 /** A payment left Pending with no better estimate (its answer was lost a moment ago) is looked at again after this. */
 const PENDING_RECHECK_MS = 30_000;
 
@@ -28,7 +39,12 @@ export interface PlanCycle {
   amount: number;
   interval_days: number;
   installments: number | null;
+  /** Pix: the next billing's charge is a cobr sent in its window (./pix-cycles.ts). */
+  payment_method?: string;
 }
+
+/** How a new billing is charged: a card charge job at its due date, a Pix cobr sent before it, or nothing yet (a Pix billing 1, paid with the authorization). */
+export type ChargeBy = 'card' | 'pix' | 'none';
 
 /** What a billing's end needs to know about it. */
 type EndedBilling = Pick<ChargeState, 'billing_id' | 'merchant_id' | 'subscription_id' | 'installment' | 'expire_at' | 'account_number' | 'plan_id'>;
@@ -56,6 +72,7 @@ export class BillingEngine {
     installment: number,
     dueAt: Date,
     by: string,
+    chargeBy: ChargeBy = 'card',
   ): Promise<string | null> {
     const billingId = timeOrderedUuid(this.ctx.clock.now());
     const due = dueAt.toISOString();
@@ -78,7 +95,8 @@ export class BillingEngine {
     });
     if (!inserted) return null;
     await this.emit(trx, [billingEvent('billing.opened', { billing_id: billingId, installment, amount, expire_at: due, subscription_id: sub.subscription_id, merchant_id: sub.merchant_id, account_number: sub.account_number }, this.ctx.clock.now().toISOString())]);
-    await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
+    if (chargeBy === 'card') await this.ctx.queue.enqueue(trx, { kind: CHARGE_JOB, payload: { billingId, attempt: 0 } satisfies ChargePayload, runAt: dueAt, dedupeKey: chargeKey(billingId, 0) });
+    if (chargeBy === 'pix') await this.ctx.queue.enqueue(trx, { kind: PIX_SEND_JOB, payload: { billingId }, runAt: cobrSendAt(dueAt, this.ctx.clock.now()), dedupeKey: `${PIX_SEND_JOB}:${billingId}` });
     return billingId;
   }
 
@@ -96,7 +114,7 @@ export class BillingEngine {
       return;
     }
     const due = new Date(Date.parse(billing.expire_at) + plan.interval_days * DAY_MS);
-    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM);
+    await this.issue(trx, billing, plan.amount, billing.installment + 1, due, SYSTEM, plan.payment_method === 'Pix' ? 'pix' : 'card');
   }
 
   /**
@@ -246,7 +264,7 @@ export class BillingEngine {
         await this.emit(trx, [subscriptionEvent('subscription.blocked', state, 'Active', at, { reason: result.returnMessage, returnCode: result.returnCode, billingId: state.billing_id, paymentId: result.paymentId })]);
       }
     }
-    await this.afterEnd(trx, state, { amount: state.plan_amount, interval_days: state.interval_days, installments: state.plan_installments }, subStatus);
+    await this.afterEnd(trx, state, planCycleOf(state), subStatus);
     return blocked;
   }
 

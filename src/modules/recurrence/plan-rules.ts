@@ -1,5 +1,6 @@
 import { parseDecimal, PLAN_AMOUNT, roundHalfUp, type DecimalError } from '../../domain/money.js';
 import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { periodicityOf, WEEKLY_INTERVAL } from '../../domain/pix-automatico.js';
 
 export const PLAN_TYPES = ['Monthly', 'Bimonthly', 'Quarterly', 'Semesterly', 'Yearly', 'Custom'] as const;
 export type PlanType = (typeof PLAN_TYPES)[number];
@@ -31,6 +32,8 @@ export interface PlanShapeInput {
   /** Null = no end, as GET answers it (accepted on update only for fixed types). */
   installments?: number | null;
   attempts?: number;
+  /** CreditCard or Pix (Pix Automático). */
+  paymentMethod?: string;
 }
 
 /** The plan's stored terms, after the type rules. */
@@ -77,9 +80,15 @@ export function planTerms(input: PlanShapeInput, defaults: { trialDays: number; 
   }
   let intervalDays = 0;
   let installments: number | null = null;
+  // A Pix plan is a Pix Automático recurrence: its period must be one of the API Pix's.
+  const pix = input.paymentMethod === 'Pix';
+  if (pix && periodicityOf(input.planType, input.interval) === null) {
+    errors.push({ tag: 'planType', description: 'A Pix plan is Monthly, Quarterly, Semesterly, Yearly or Custom with an interval of 7 days (weekly): the periods of Pix Automático.' });
+  }
+  const weeklyPix = pix && input.planType === 'Custom' && input.interval === WEEKLY_INTERVAL;
   if (input.planType === 'Custom') {
     if (input.interval === undefined) errors.push({ tag: 'interval', description: 'interval is required for a Custom plan (days, at least 20).' });
-    else if (input.interval < MIN_CUSTOM_INTERVAL) errors.push({ tag: 'interval', description: `interval must be at least ${MIN_CUSTOM_INTERVAL} days.` });
+    else if (input.interval < MIN_CUSTOM_INTERVAL && !weeklyPix) errors.push({ tag: 'interval', description: `interval must be at least ${MIN_CUSTOM_INTERVAL} days.` });
     else intervalDays = input.interval;
     if (input.installments === undefined || input.installments === null) errors.push({ tag: 'installments', description: 'installments is required for a Custom plan (at least 1).' });
     else if (input.installments < 1) errors.push({ tag: 'installments', description: 'installments must be at least 1.' });

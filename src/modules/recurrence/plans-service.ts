@@ -8,6 +8,8 @@ import type { Principal } from '../auth/service.js';
 import { billingsRepository } from './billings-repository.js';
 import { planTerms, type PlanShapeInput } from './plan-rules.js';
 import type { BillingEngine } from './engine.js';
+import type { PixRecurrencePort } from './pix-port.js';
+import type { Logger } from 'pino';
 import { billingEvent, planEvent, subscriptionEvent } from './events.js';
 import { plansRepository, type PlanSortColumn } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
@@ -49,6 +51,8 @@ export class PlanService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly engine: Pick<BillingEngine, 'emit'>,
+    private readonly pix?: Pick<PixRecurrencePort, 'cancelByMerchant'>,
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {}
 
   async create(principal: Principal, body: PlanBody): Promise<string> {
@@ -130,6 +134,7 @@ export class PlanService {
     const row = await this.find(principal, planId);
     if (row.status === status) return planId;
     const at = this.clock.now().toISOString();
+    const pixCanceled: string[] = [];
     await this.database.db.transaction().execute(async (trx) => {
       // First: it takes the plan row's lock, which a concurrent subscribe waits for (PostgreSQL).
       await plansRepository.update(trx, planId, { status, updated_at: at });
@@ -139,14 +144,24 @@ export class PlanService {
       }
       const billings = await billingsRepository.cancelOpenedOfPlan(trx, planId, { by: principal.userName, at });
       const subscriptions = await subscriptionsRepository.cancelLiveOfPlan(trx, planId, at);
+      pixCanceled.push(...subscriptions.filter((s) => s.vault_id === '').map((s) => s.subscription_id));
       const accountOf = new Map(subscriptions.map((s) => [s.subscription_id, s.account_number]));
       const reason = 'The plan was canceled.';
       await this.engine.emit(trx, [
         planEvent(row, row.status, status, at),
         ...billings.map((b) => billingEvent('billing.canceled', { ...b, account_number: accountOf.get(b.subscription_id)! }, at, { reason })),
-        ...subscriptions.map((s) => subscriptionEvent('subscription.canceled', s, s.oldStatus, at, { reason })),
+        ...subscriptions.map((s) => subscriptionEvent('subscription.canceled', s, s.oldStatus, at, { reason, ...(s.vault_id === '' ? { canceledBy: 'merchant' } : {}) })),
       ]);
     });
+    // After the commit: their Pix recurrences are cancelled at the PSP (a PSP that does not
+    // answer now is logged; the recurrence's charges find the subscription Canceled and are not sent).
+    for (const subscriptionId of pixCanceled) {
+      try {
+        await this.pix?.cancelByMerchant(subscriptionId);
+      } catch (error) {
+        this.logger?.warn({ subscriptionId, err: (error as Error).message }, 'Pix recurrence not cancelled at the PSP with its plan');
+      }
+    }
     return planId;
   }
 

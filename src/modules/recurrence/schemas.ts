@@ -26,11 +26,13 @@ const planFields = {
   }),
   planType: PlanType,
   trialDays: Type.Optional(Type.Integer({ minimum: 0, maximum: 3650, description: 'Days before billing 1; default 0' })),
-  paymentMethod: Type.Literal('CreditCard'),
+  paymentMethod: Type.Union([Type.Literal('CreditCard'), Type.Literal('Pix')], {
+    description: 'CreditCard (a stored card charged by the acquirer) or Pix (Pix Automático: the payer authorizes the recurrence in their bank app; Monthly, Quarterly, Semesterly, Yearly or Custom with interval 7 only)',
+  }),
   interval: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650, description: "Custom only (required, >= 20 days); fixed types set it (sending the type's own value is accepted)" })),
   // Null is accepted (it is what GET answers for a plan without end), so a plan read back can be posted as an update.
   installments: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 9999, description: 'Custom only (required, >= 1); fixed types have no end (omit it or send null)' }))),
-  attempts: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Retries after insufficient funds (51), 0..4; default 0' })),
+  attempts: Type.Optional(Type.Integer({ minimum: 0, maximum: 4, description: 'Card plans: retries after insufficient funds (51), 0..4; default 0. A Pix plan follows the API Pix retry policy instead (see `pix`).' })),
 };
 
 export const PlanCreateBody = Type.Object({
@@ -54,13 +56,41 @@ export const Plan = Type.Object({
   status: Type.String(),
   createdDate: Type.String({ description: 'ISO 8601 without zone (UTC wall time)' }),
   createdBy: Nullable(Type.String()),
+  pix: Type.Optional(
+    Type.Object(
+      {
+        periodicity: Type.String({ description: 'The API Pix periodicidade: SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL' }),
+        retryPolicy: Type.String({ description: 'The API Pix politicaRetentativa the recurrences of this plan ask: PERMITE_3R_7D' }),
+        maxRetries: Type.Integer({ description: 'Retries of a failed cycle, after its due date' }),
+        retryWindowDays: Type.Integer({ description: 'Days after the due date the retries fall in' }),
+        retryDays: Type.Array(Type.Integer(), { description: 'Days after the due date of each retry' }),
+        cobrWindowDays: Type.Object({ from: Type.Integer(), to: Type.Integer() }, { description: "Days before the due date each cycle's charge (cobr) is sent in" }),
+      },
+      { description: 'Extension, Pix plans only: the Pix Automático rules the plan follows (its `attempts` does not apply)' },
+    ),
+  ),
 });
+
+export const PixAuthorization = Type.Object(
+  {
+    recurrenceId: Type.String({ description: 'The API Pix idRec' }),
+    status: Type.String({ description: 'The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA' }),
+    pixEmv: Type.String({ description: "The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec" }),
+    expiresAt: Type.String({ format: 'date-time', description: 'The code is valid until then' }),
+    reason: Nullable(Type.String({ description: 'Why it was refused, expired or cancelled' })),
+    canceledBy: Nullable(Type.String({ description: 'payer or merchant, once CANCELADA' })),
+  },
+  { description: 'Extension, Pix subscriptions only' },
+);
 
 export const Subscription = Type.Object({
   id: Type.String(),
-  vaultId: Type.String(),
+  vaultId: Nullable(Type.String({ description: 'Null for a Pix subscription' })),
   orderNumber: Type.String(),
-  status: Type.String({ description: 'Active, Blocked, Canceled or Finished' }),
+  status: Type.String({ description: 'Active, Blocked, Canceled or Finished; PendingAuthorization while a Pix subscription awaits the payer' }),
+  canceledReason: Type.Optional(Nullable(Type.String({ description: 'Extension, Pix subscriptions: why it was canceled (refused, expired, cancelled by the payer or the merchant)' }))),
+  pixAuthorization: Type.Optional(PixAuthorization),
+  payer: Type.Optional(Type.Object({ documentNumber: Type.String(), name: Type.String() })),
   blockedReason: Type.Optional(Nullable(Type.String({ description: 'Extension, Blocked only: why the charge that blocked it failed (its return message)' }))),
   blockedReturnCode: Type.Optional(Nullable(Type.String({ description: 'Extension, Blocked only: the return code of that charge (46, 41, 43, 78)' }))),
   plan: Plan,

@@ -3,6 +3,7 @@ import { BillingService } from './billings-service.js';
 import type { ChargeDeps } from './charge-attempt.js';
 import { BillingEngine, CHARGE_JOB, type ChargePayload } from './engine.js';
 import { PlanService } from './plans-service.js';
+import { PixCycles } from './pix-cycles.js';
 import { SubscriptionService } from './subscriptions-service.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
@@ -12,12 +13,15 @@ export class RecurrenceService {
   readonly plans: PlanService;
   readonly subscriptions: SubscriptionService;
   readonly billings: BillingService;
+  /** Pix Automático's billings: ./pix-cycles.ts. */
+  readonly pixCycles: PixCycles;
 
   constructor(deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
-    this.plans = new PlanService(deps.database, deps.clock, this.engine);
-    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards);
-    this.billings = new BillingService(deps.database, deps.clock, this.engine);
+    this.pixCycles = new PixCycles(deps, this.engine);
+    this.plans = new PlanService(deps.database, deps.clock, this.engine, deps.pixRecurrences, deps.logger);
+    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards, deps.pixRecurrences);
+    this.billings = new BillingService(deps.database, deps.clock, this.engine, deps.pixRecurrences);
   }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
@@ -31,6 +35,6 @@ export class RecurrenceService {
   /** The billing engine's charge job (src/context.ts registers it). */
   jobs(): JobDefinition[] {
     // Parallel: each billing's charge is independent of the others due at the same instant.
-    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload) => this.engine.charge(payload), parallel: true }];
+    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload) => this.engine.charge(payload), parallel: true }, ...this.pixCycles.jobs()];
   }
 }

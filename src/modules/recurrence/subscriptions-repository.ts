@@ -88,16 +88,17 @@ export const subscriptionsRepository = {
   },
 
   /** Cascade of a plan cancel: its live subscriptions are Canceled, one statement. */
-  async cancelLiveOfPlan(db: Executor, planId: string, at: string): Promise<(Pick<SubscriptionRow, 'subscription_id' | 'merchant_id' | 'account_number' | 'plan_id'> & { oldStatus: string })[]> {
+  async cancelLiveOfPlan(db: Executor, planId: string, at: string): Promise<(Pick<SubscriptionRow, 'subscription_id' | 'merchant_id' | 'account_number' | 'plan_id' | 'vault_id'> & { oldStatus: string })[]> {
     // One statement per status before, so each cancelled subscription's event tells it.
     const canceled = [];
-    for (const from of LIVE) {
+    // A Pix subscription still awaiting its payer goes too: it must not become Active under a Canceled plan.
+    for (const from of [...LIVE, 'PendingAuthorization']) {
       const rows = await db
         .updateTable('subscriptions')
-        .set({ status: 'Canceled', updated_at: at })
+        .set({ status: 'Canceled', updated_at: at, ...(from === 'PendingAuthorization' || from === 'Active' ? { canceled_reason: 'The plan was canceled.', canceled_by: 'merchant' } : {}) })
         .where('plan_id', '=', planId)
         .where('status', '=', from)
-        .returning(['subscription_id', 'merchant_id', 'account_number', 'plan_id'])
+        .returning(['subscription_id', 'merchant_id', 'account_number', 'plan_id', 'vault_id'])
         .execute();
       canceled.push(...rows.map((r) => ({ ...r, oldStatus: from })));
     }

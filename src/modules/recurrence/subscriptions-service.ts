@@ -10,7 +10,11 @@ import type { BillingEngine } from './engine.js';
 import { plansRepository } from './plans-repository.js';
 import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
 import { billingEvent, subscriptionEvent } from './events.js';
-import { toSubscription, type SubscriptionRow, type SubscriptionView } from './views.js';
+import { isPix, toSubscription, type SubscribeBody, type SubscriptionRow, type SubscriptionView } from './views.js';
+
+export type { SubscribeBody } from './views.js';
+import { PixSubscriptions } from './pix-subscriptions.js';
+import type { PixRecurrencePort } from './pix-port.js';
 
 const DAY_MS = 86_400_000;
 
@@ -24,11 +28,6 @@ const SORTABLE: Record<string, SubscriptionSortColumn> = {
   createdBy: 'created_by',
 };
 
-export interface SubscribeBody {
-  planId: string;
-  vaultId: string;
-  orderNumber: string;
-}
 
 /** Subscriptions (seed "Subscriptions", contract section 8). */
 export class SubscriptionService {
@@ -37,14 +36,23 @@ export class SubscriptionService {
     private readonly clock: Clock,
     private readonly engine: BillingEngine,
     private readonly cards: Pick<CardService, 'getVault'>,
-  ) {}
+    private readonly pix?: PixRecurrencePort,
+  ) {
+    this.pixSubscriptions = new PixSubscriptions(database, clock, engine, pix);
+  }
+
+  private readonly pixSubscriptions: PixSubscriptions;
 
   /** Billing 1 is issued with the subscription, due after the trial (creation + trialDays). */
   async create(principal: Principal, body: SubscribeBody): Promise<string> {
     const db = this.database.db;
     const plan = await plansRepository.find(db, principal.merchantId, body.planId);
     if (!plan) throw new ApiError(404, 'not_found', 'planId not found.');
-    await this.requireVault(principal, body.vaultId);
+    if (plan.payment_method === 'Pix') return this.pixSubscriptions.create(principal, plan, body);
+    if (body.payer !== undefined) throw new ApiError(400, 'payer', 'payer is for a Pix plan; a CreditCard plan takes vaultId.');
+    if (body.vaultId === undefined) throw new ApiError(400, 'vaultId', 'vaultId is required for a CreditCard plan.');
+    const vaultId = body.vaultId;
+    await this.requireVault(principal, vaultId);
     const subscriptionId = randomUUID();
     const now = this.clock.now();
     await db.transaction().execute(async (trx) => {
@@ -57,11 +65,13 @@ export class SubscriptionService {
         merchant_id: principal.merchantId,
         account_number: principal.accountNumber,
         plan_id: plan.plan_id,
-        vault_id: body.vaultId,
+        vault_id: vaultId,
         order_number: body.orderNumber,
         status: 'Active',
         blocked_reason: null,
         blocked_return_code: null,
+        canceled_reason: null,
+        canceled_by: null,
         created_by: principal.userName,
         created_at: now.toISOString(),
         updated_at: now.toISOString(),
@@ -76,7 +86,8 @@ export class SubscriptionService {
   async get(principal: Principal, subscriptionId: string): Promise<SubscriptionView> {
     const row = await this.find(principal, subscriptionId);
     const plans = await plansRepository.findMany(this.database.db, [row.plan_id]);
-    return toSubscription(row, plans.get(row.plan_id)!);
+    const pix = await this.pixSubscriptions.authorizations([row]);
+    return toSubscription(row, plans.get(row.plan_id)!, pix.get(row.subscription_id));
   }
 
   async list(principal: Principal, query: ListQuery & { planName?: string; status?: string }): Promise<ListEnvelope<SubscriptionView>> {
@@ -84,7 +95,8 @@ export class SubscriptionService {
     const db = this.database.db;
     const { rows, total } = await subscriptionsRepository.list(db, { merchantId: principal.merchantId, planName: query.planName, status: query.status }, p);
     const plans = await plansRepository.findMany(db, rows.map((r) => r.plan_id));
-    return { items: rows.map((r) => toSubscription(r, plans.get(r.plan_id)!)), page: p.page, limit: p.limit, total };
+    const pix = await this.pixSubscriptions.authorizations(rows);
+    return { items: rows.map((r) => toSubscription(r, plans.get(r.plan_id)!, pix.get(r.subscription_id))), page: p.page, limit: p.limit, total };
   }
 
   /**
@@ -98,8 +110,9 @@ export class SubscriptionService {
     const more = rows.length > query.limit;
     const page = rows.slice(0, query.limit);
     const plans = await plansRepository.findMany(db, page.map((r) => r.plan_id));
+    const pix = await this.pixSubscriptions.authorizations(page);
     const last = page[page.length - 1];
-    return { items: page.map((r) => toSubscription(r, plans.get(r.plan_id)!)), ...(more && last ? { next: { createdAt: last.created_at, id: last.subscription_id } } : {}) };
+    return { items: page.map((r) => toSubscription(r, plans.get(r.plan_id)!, pix.get(r.subscription_id))), ...(more && last ? { next: { createdAt: last.created_at, id: last.subscription_id } } : {}) };
   }
 
   /**
@@ -111,6 +124,10 @@ export class SubscriptionService {
     const row = await this.find(principal, subscriptionId);
     if (row.status === 'Finished') throw conflict('The subscription is Finished: every installment of its plan was billed.');
     const target = status === 'Actived' ? 'Active' : 'Canceled';
+    if (isPix(row)) {
+      if (row.status !== target) await this.pixSubscriptions.setStatus(principal, row, target);
+      return { id: subscriptionId };
+    }
     if (row.status !== target) {
       if (target === 'Active') await this.reactivate(principal, row);
       else await this.cancel(principal, row);
@@ -121,6 +138,7 @@ export class SubscriptionService {
   /** Vault swap: later charges use the new stored card. */
   async setVault(principal: Principal, subscriptionId: string, vaultId: string): Promise<{ id: string }> {
     const row = await this.find(principal, subscriptionId);
+    if (isPix(row)) throw conflict('A Pix subscription has no stored card: the payer pays by Pix Automático.');
     await this.requireVault(principal, vaultId);
     await subscriptionsRepository.setVault(this.database.db, row.subscription_id, vaultId, this.clock.now().toISOString());
     return { id: subscriptionId };

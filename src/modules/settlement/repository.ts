@@ -201,6 +201,12 @@ export const receivablesRepository = {
     return rows.sort((a, b) => a.transaction_at.localeCompare(b.transaction_at) || a.nsu.localeCompare(b.nsu) || a.installment_number - b.installment_number);
   },
 
+  /** The card payments some of `ids` belong to. */
+  async cardSourcesOf(db: Executor, ids: number[]): Promise<string[]> {
+    const rows = await db.selectFrom('receivables').select('source_id').distinct().where('id', 'in', ids).where('source_type', '=', 'card').execute();
+    return rows.map((r) => r.source_id);
+  },
+
   /** Card payments among `ids` whose every installment is now received. */
   async fullyReceivedPayments(db: Executor, ids: number[]): Promise<{ source_id: string; merchant_id: string; account_number: number }[]> {
     const sources = db.selectFrom('receivables').select('source_id').where('id', 'in', ids).where('source_type', '=', 'card');

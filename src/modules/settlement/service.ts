@@ -28,6 +28,8 @@ type PaymentRow = Selectable<PaymentsTable>;
 /** What settlement asks of the payment service: moving a fully received payment to Paid, in the sweep's transaction. */
 export interface PaymentsOfSettlement {
   recordPaid(trx: Executor, paymentId: string, at: string): Promise<boolean>;
+  /** PostgreSQL: locks these payments' rows, in id order (see `settle`). */
+  lockPayments(trx: Executor, paymentIds: string[]): Promise<void>;
 }
 
 export type PrepaymentRequest = { items: { nsu: string; installmentNumber: number }[] } | { all: true };
@@ -203,6 +205,11 @@ export class SettlementService {
 
   /** Marks installments received; a card payment whose installments are all received becomes Paid (event row). */
   private async settle(trx: Executor, ids: number[], today: string): Promise<void> {
+    // Refunds, cancels and disputes lock a payment, then its installments; the sweep would lock
+    // installments, then (recordPaid) payments. Two transactions taking the same two rows in
+    // opposite orders deadlock on PostgreSQL, and one of them fails: the sweep takes the
+    // payments first too.
+    if (this.database.dialect === 'postgres') await this.payments().lockPayments(trx, await receivablesRepository.cardSourcesOf(trx, ids));
     const all = await receivablesRepository.markReceived(trx, ids, today);
     // A refund's debit (installment 0) is settled with the day's receipts but is no installment: no InstallmentStatus of its own.
     const received = all.filter((r) => r.installment_number > 0);

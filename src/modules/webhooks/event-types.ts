@@ -32,6 +32,7 @@ export const EVENT_TYPES = [
   'billing.payment_invalid',
   'billing.canceled',
   'subscription.active',
+  'subscription.authorized',
   'subscription.canceled',
   'subscription.blocked',
   'subscription.finished',

@@ -3,9 +3,10 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import { formatFixed, percentOf } from '../../domain/money.js';
 import type { PixConfig } from '../config.js';
-import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type PixProvider, type PixReceipt, type ProviderRefund, type RefundOutcome } from '../types.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type NewProviderRecurrence, type NewProviderRecurringCharge, type PixProvider, type PixReceipt, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
 import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
+import { cobrBody, REC_ID, recBody, recurrenceStateOf, recurringChargeStateOf, type ReceiverAccount } from './recurrence-protocol.js';
 
 /** `GET /pix` pages: the API Pix allows up to 1000 items a page. */
 const PAGE_SIZE = 1000;
@@ -82,6 +83,60 @@ export class BcbPixProvider implements PixProvider {
     const answer = await this.http.call('GET', devolucaoPath(refund));
     if (answer.status === 404) return null;
     return outcomeOf(checked(answer, 'devolucao'));
+  }
+
+  /**
+   * Journey 3: the immediate charge (`PUT /cob/{txid}`), the recurrence's location (`POST
+   * /locrec`), then the recurrence naming both (`POST /rec`); the PSP forms the idRec. The
+   * receiving account is checked first, so nothing is created that no cobr could follow.
+   */
+  async createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }> {
+    this.receiver();
+    const chargeLocation = (await this.createCharge({ txid: recurrence.txid, amountCents: recurrence.amountCents, expiresInSeconds: recurrence.expiresInSeconds })).location;
+    const loc = checked(await this.http.call('POST', '/locrec', { tipo: 'rec' }), 'locrec') as { id?: unknown; location?: unknown };
+    if (typeof loc.id !== 'number' || typeof loc.location !== 'string') throw new PixProviderUnavailable('the PSP answered a locrec without its id and location');
+    const rec = checked(await this.http.call('POST', '/rec', recBody(recurrence, loc.id)), 'rec') as { idRec?: unknown };
+    if (typeof rec.idRec !== 'string' || !REC_ID.test(rec.idRec)) throw new PixProviderUnavailable('the PSP answered a recurrence without its idRec');
+    return { recurrenceId: rec.idRec, location: loc.location.replace(/^https?:\/\//i, ''), chargeLocation };
+  }
+
+  async sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void> {
+    checked(await this.http.call('PUT', `/cobr/${charge.txid}`, cobrBody(charge, this.receiver())), 'cobr');
+  }
+
+  async requestRetry(txid: string, date: string): Promise<void> {
+    checked(await this.http.call('POST', `/cobr/${txid}/retentativa/${date}`), 'cobr retry');
+  }
+
+  async cancelRecurringCharge(txid: string): Promise<void> {
+    checked(await this.http.call('PATCH', `/cobr/${txid}`, { status: 'CANCELADA' }), 'cobr');
+  }
+
+  async cancelRecurrence(recurrenceId: string): Promise<void> {
+    checked(await this.http.call('PATCH', `/rec/${recurrenceId}`, { status: 'CANCELADA' }), 'rec');
+  }
+
+  async readRecurrence(recurrenceId: string): Promise<ProviderRecurrenceState | null> {
+    const answer = await this.http.call('GET', `/rec/${recurrenceId}`);
+    if (answer.status === 404) return null;
+    const state = recurrenceStateOf(checked(answer, 'rec'));
+    if (!state) throw new PixProviderUnavailable('the PSP answered a recurrence without a known status');
+    return state;
+  }
+
+  async readRecurringCharge(txid: string): Promise<ProviderRecurringChargeState | null> {
+    const answer = await this.http.call('GET', `/cobr/${txid}`);
+    if (answer.status === 404) return null;
+    const state = recurringChargeStateOf(checked(answer, 'cobr'));
+    if (!state) throw new PixProviderUnavailable('the PSP answered a cobr without a known status');
+    return state;
+  }
+
+  /** PIX_RECEIVER_*: a cobr names the receiving account (CobRBase.recebedor). */
+  private receiver(): ReceiverAccount {
+    const { receiverAccount, receiverAccountType, receiverAgency } = this.config;
+    if (!receiverAccount) throw new PixProviderRefused('Pix Automático with PIX_PROVIDER=bcb needs PIX_RECEIVER_ACCOUNT (the receiving account its charges name)');
+    return { account: receiverAccount, accountType: receiverAccountType, ...(receiverAgency ? { agency: receiverAgency } : {}) };
   }
 
   close(): void {

@@ -10,8 +10,9 @@ import { CnabFileWriter, document15, documentType } from './remittance.js';
 /**
  * The sandbox plays the bank's side of the cycle: `GET /sandbox/bankslips/returns?date=` writes
  * the return file a bank would send for that day, an entry confirmed (02) for every slip
- * registered that day and a liquidation (06) for every payment recorded that day (the sandbox's
- * pay button, a slip's Pix, a bank's file), so that an integrator tests their own reading of
+ * registered that day, a liquidation (06) for every payment recorded that day (the sandbox's
+ * pay button, a slip's Pix, a bank's file) and a write-off (09, reason 10) for every slip the
+ * merchant cancelled that day (its remittance's 02), so that an integrator tests their own reading of
  * return files, and `POST /admin/bankslips/returns` with it (everything already applied: all
  * `unchanged`).
  *
@@ -22,14 +23,14 @@ import { CnabFileWriter, document15, documentType } from './remittance.js';
  */
 export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<string> {
   const nextDate = addDays(date, 1);
-  const { registered, paid } = await repo.forSandboxReturn(ctx.database.db, date, nextDate);
+  const { registered, paid, writtenOff } = await repo.forSandboxReturn(ctx.database.db, date, nextDate);
   const { bankSlipBankCode: bankCode, bankSlip: bank } = ctx.config;
   const now = ctx.clock.now();
   const closed = startOfDay(nextDate);
   const layout = bankLayout(bankCode);
   // Batches of any size, each trailer with its titles in cobrança simples (one per T/U pair).
   const file = new CnabFileWriter(bankCode, bank, date, now < closed ? now : closed, 'retorno');
-  const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>) =>
+  const pair = (slip: BankSlipRow, movement: string, u: Record<string, string | bigint>, t: Record<string, string> = {}) =>
     file.title(BigInt(slip.value), [
       [
         layout.segmentT,
@@ -50,6 +51,7 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
           payerDocumentType: documentType(slip.payer_document),
           payerDocument: document15(slip.payer_document),
           payerName: slip.payer_name,
+          ...t,
         },
       ],
       [layout.segmentU, 'U', movement, u],
@@ -64,5 +66,7 @@ export async function sandboxReturnOf(ctx: BankSlipDeps, date: string): Promise<
       creditDate: cnabDate(slip.credit_date),
     });
   }
+  // 10: written off at the beneficiary's request, in a remittance file.
+  for (const slip of writtenOff) pair(slip, MOVEMENT_OF.written_off, { occurrenceDate: cnabDate(slip.canceled_at!.slice(0, 10)) }, { reasons: '10' });
   return file.end();
 }

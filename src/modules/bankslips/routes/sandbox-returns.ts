@@ -17,7 +17,7 @@ export function sandboxReturnsRoute(app: App, ctx: AppContext): void {
       operationId: 'sandboxGetBankSlipReturns',
       description:
         'The CNAB 240 return file (retorno) of one day, as the sandbox bank would send it: 02 for the slips registered that day, 06 for the payments ' +
-        'recorded that day. A past day\'s file is the same each time it is fetched; today\'s grows until the day ends.',
+        'recorded that day, 09 (reason 10) for the slips the merchant cancelled that day. A past day\'s file is the same each time it is fetched; today\'s grows until the day ends.',
       summary: 'The return file of a day (as the bank would send it)',
       security: security.admin,
       querystring: RemittanceQuery,

@@ -1,7 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { PixJwks, PixLocationParams } from '../schemas.js';
+import { PixJwks, PixLocationParams, PixRecurrenceLocationParams } from '../schemas.js';
 
 /** Where the sandbox PSP publishes its signing keys (the `jku` of every location payload). */
 export const JWKS_PATH = '/pix/jwks';
@@ -26,6 +26,21 @@ export function locationRoutes(app: App, ctx: AppContext): void {
     },
     handler: async (request, reply) => {
       const jws = await ctx.pix.signedLocationPayload(request.params.txid, ctx.pixLocationSigner, jku);
+      return reply.type('application/jose').header('cache-control', 'no-store').send(jws);
+    },
+  });
+  app.get('/pix/v2/rec/:id', {
+    schema: {
+      tags: ['Pix'],
+      operationId: 'getPixRecurrenceLocation',
+      security: [],
+      summary: 'Pix Automático recurrence payload at its locrec (sandbox PSP)',
+      description: "The payload of a Pix subscription's journey-3 code: the recurrence (API Pix RecPayload) with its first charge (`cob`), a compact JWS (PS256) as at a charge's location.",
+      params: PixRecurrenceLocationParams,
+      response: { 200: { description: 'Compact JWS', content: { 'application/jose': { schema: { type: 'string' } } } }, ...errorResponses(400, 404) },
+    },
+    handler: async (request, reply) => {
+      const jws = await ctx.pix.recurrences.signedPayload(request.params.id, ctx.pixLocationSigner, jku);
       return reply.type('application/jose').header('cache-control', 'no-store').send(jws);
     },
   });

@@ -31,9 +31,9 @@ function presentedSecret(request: FastifyRequest): string | undefined {
  * retries are harmless; a 2xx tells the PSP to stop retrying.
  */
 export function pspWebhookRoutes(app: App, ctx: AppContext): void {
-  const { webhookPath, webhookSecret, webhookAllowedIps } = ctx.config.pix;
-  if (!webhookPath || !webhookSecret) return;
-  const expected = digest(webhookSecret);
+  const { webhookPath } = ctx.config.pix;
+  const guard = pspWebhookGuard(ctx);
+  if (!webhookPath || !guard) return;
   for (const [url, operationId] of [
     [webhookPath, 'receivePspPixPayments'],
     [`${webhookPath}/pix`, 'receivePspPixPaymentsAppended'],
@@ -47,12 +47,7 @@ export function pspWebhookRoutes(app: App, ctx: AppContext): void {
         body: PixWebhookBody,
         response: { 200: PixWebhookAnswer, ...errorResponses(400, 401, 403) },
       },
-      // Before the body is read: an address outside the list or a wrong secret learns nothing of the rest.
-      onRequest: async (request) => {
-        if (webhookAllowedIps.length > 0 && !ipAllowed(request.ip, webhookAllowedIps)) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
-        const secret = presentedSecret(request);
-        if (secret === undefined || !timingSafeEqual(digest(secret), expected)) throw unauthorized('Missing or wrong webhook secret.');
-      },
+      onRequest: guard,
       handler: async (request) => {
         const summary = await ctx.pix.receive(request.body.pix.map(toReceipt), 'webhook');
         // Money in that paid nothing (another amount, unknown txid, paid twice, a slip that refused it): the operator refunds it.
@@ -63,4 +58,20 @@ export function pspWebhookRoutes(app: App, ctx: AppContext): void {
       },
     });
   }
+}
+
+/**
+ * The checks of every PSP webhook call (payments, recurrences, recurring charges), run before the
+ * body is read: an address outside the list or a wrong secret learns nothing of the rest. Null
+ * when no webhook is configured.
+ */
+export function pspWebhookGuard(ctx: AppContext): ((request: FastifyRequest) => Promise<void>) | null {
+  const { webhookPath, webhookSecret, webhookAllowedIps } = ctx.config.pix;
+  if (!webhookPath || !webhookSecret) return null;
+  const expected = digest(webhookSecret);
+  return async (request) => {
+    if (webhookAllowedIps.length > 0 && !ipAllowed(request.ip, webhookAllowedIps)) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
+    const secret = presentedSecret(request);
+    if (secret === undefined || !timingSafeEqual(digest(secret), expected)) throw unauthorized('Missing or wrong webhook secret.');
+  };
 }

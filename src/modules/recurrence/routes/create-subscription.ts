@@ -15,15 +15,23 @@ export function createSubscriptionRoute(app: App, ctx: AppContext): void {
     schema: {
       tags: ['Subscriptions'],
       operationId: 'createSubscription',
-      summary: 'Subscribe a stored card to a plan',
+      summary: 'Subscribe a stored card, or a Pix payer, to a plan',
       description:
-        'The plan must be Active (409) and the vault (POST /v1/vaults/cards) the caller\'s (404). Billing 1 is due after trialDays ' +
-        '(at once when 0). Accepts an Idempotency-Key header.',
+        'The plan must be Active (409). A CreditCard plan takes vaultId (POST /v1/vaults/cards, the caller\'s: 404 otherwise); billing 1 is due after trialDays ' +
+        '(at once when 0). A Pix plan takes payer {documentNumber (CPF or CNPJ), name} instead (Pix Automático): the subscription is PendingAuthorization, ' +
+        'and GET shows pixAuthorization.pixEmv, the code the payer scans to authorize the recurrence and pay billing 1; sending the other field is 400. ' +
+        'Accepts an Idempotency-Key header.',
       security: security.gateway,
       body: Type.Object({
-        vaultId: Type.String({ minLength: 1, maxLength: 36 }),
+        vaultId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'CreditCard plans: the stored card charged' })),
         orderNumber: Type.String({ minLength: 1, maxLength: 10 }),
         planId: Type.String({ minLength: 1, maxLength: 36 }),
+        payer: Type.Optional(
+          Type.Object(
+            { documentNumber: Type.String({ minLength: 1, maxLength: 18, description: 'CPF or CNPJ (punctuation allowed)' }), name: Type.String({ minLength: 1, maxLength: 140 }) },
+            { description: 'Pix plans: who authorizes and pays the recurrence' },
+          ),
+        ),
       }, { examples: [EXAMPLES.createSubscription] }),
       response: { 201: IdString, ...errorResponses(400, 401, 403, 404, 409) },
     },

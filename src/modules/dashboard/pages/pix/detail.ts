@@ -80,6 +80,13 @@ const words = bilingual(
     reference: 'Referência',
     expires: 'Expira em',
     paidAt: 'Paga em',
+    paidAmount: 'Valor pago',
+    dueDate: 'Vencimento (dias de validade após)',
+    payer: 'Pagador',
+    terms: 'Condições',
+    fine: 'multa',
+    interest: 'juros ao mês',
+    discount: 'desconto',
     refunded: 'Devolvido',
     held: 'Retido por contestação MED',
     code: 'Pix copia e cola',
@@ -111,6 +118,13 @@ const words = bilingual(
     reference: 'Reference',
     expires: 'Expires',
     paidAt: 'Paid',
+    paidAmount: 'Amount paid',
+    dueDate: 'Due date (days payable after)',
+    payer: 'Payer',
+    terms: 'Terms',
+    fine: 'fine',
+    interest: 'interest a month',
+    discount: 'discount',
     refunded: 'Refunded',
     held: 'Held by a MED claim',
     code: 'Pix copy and paste',
@@ -153,6 +167,16 @@ interface View {
   errors?: ErrorItem[];
 }
 
+/** A charge with a due date: the date, how long after it it is payable, the payer and the terms. */
+function dueFacts(t: ReturnType<typeof words>, p: ChargeView) {
+  const terms = [p.fine ? `${t.fine} ${String(p.fine).replace('.', ',')}%` : '', p.interest ? `${t.interest} ${String(p.interest).replace('.', ',')}%` : '', p.discount ? `${t.discount} ${brl(BigInt(p.discount.amount))} (${date(p.discount.until)})` : '']
+    .filter(Boolean)
+    .join(' · ');
+  return html`<dt>${t.dueDate}</dt><dd id="due-date">${date(p.dueDate!)} (+${p.validAfterDueDays ?? 0})</dd>
+<dt>${t.payer}</dt><dd>${p.payer?.name ?? ''} · ${p.payer?.documentNumber ?? ''}</dd>
+${terms ? html`<dt>${t.terms}</dt><dd id="due-terms">${terms}</dd>` : ''}`;
+}
+
 function render(page: PageContext, view: View): string {
   const t = words(page.lang);
   const c = common(page.lang);
@@ -161,6 +185,8 @@ function render(page: PageContext, view: View): string {
 <dt>${c.status}</dt><dd id="charge-status">${pixBadge(page.lang, p.status)}</dd>
 <dt>${c.amount}</dt><dd>${brl(BigInt(p.amount))}</dd>
 ${p.paidAt ? html`<dt>${t.paidAt}</dt><dd>${dateTime(p.paidAt)}</dd>` : ''}
+${p.paidAmount !== null && p.paidAmount !== p.amount ? html`<dt>${t.paidAmount}</dt><dd id="paid-amount">${brl(BigInt(p.paidAmount))}</dd>` : ''}
+${p.dueDate ? dueFacts(t, p) : ''}
 <dt>${t.refunded}</dt><dd id="refunded-amount">${brl(BigInt(p.refundedAmount))}</dd>
 ${p.medHeldAmount > 0 ? html`<dt>${t.held}</dt><dd id="med-held">${brl(BigInt(p.medHeldAmount))}</dd>` : ''}
 ${p.description ? html`<dt>${t.description}</dt><dd>${p.description}</dd>` : ''}

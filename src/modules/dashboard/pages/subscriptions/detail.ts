@@ -60,6 +60,15 @@ const words = bilingual(
     PaymentInvalid: 'Pagamento inválido',
     Canceled: 'Cancelada',
     shown: 'Mostrando as {n} cobranças mais recentes.',
+    pixTitle: 'Pix Automático: autorização',
+    pixStatus: 'Situação na instituição',
+    recurrenceId: 'Recorrência (idRec)',
+    pixCode: 'Pix Copia e Cola (jornada 3)',
+    expires: 'Válido até',
+    reason: 'Motivo',
+    canceledBy: 'Cancelada por',
+    payer: 'Pagador',
+    pixRetries: 'Regras do API Pix: até {n} retentativas em {d} dias após o vencimento',
   },
   {
     title: 'Subscription',
@@ -92,13 +101,22 @@ const words = bilingual(
     PaymentInvalid: 'Payment invalid',
     Canceled: 'Canceled',
     shown: 'Showing the {n} latest billings.',
+    pixTitle: 'Pix Automático: authorization',
+    pixStatus: 'Status at the PSP',
+    recurrenceId: 'Recurrence (idRec)',
+    pixCode: 'Pix copy and paste (journey 3)',
+    expires: 'Valid until',
+    reason: 'Reason',
+    canceledBy: 'Canceled by',
+    payer: 'Payer',
+    pixRetries: 'API Pix rules: up to {n} retries within {d} days after the due date',
   },
 );
 
 const BILLING_TONE: Record<string, Tone> = { Paid: 'good', Opened: 'wait', Denied: 'bad', PaymentInvalid: 'bad', Canceled: 'bad' };
 
 /** One billing: its facts, then each attempt in order with its outcome and the retry it led to. */
-function billingCard(page: PageContext, b: BillingTimelineEntry) {
+function billingCard(page: PageContext, b: BillingTimelineEntry, pix: boolean) {
   const t = words(page.lang);
   const history = b.attemptsHistory;
   const label = (t as Record<string, string>)[b.status] ?? b.status;
@@ -113,9 +131,25 @@ ${history.length
       const later = history[i + 1]?.date;
       const retry = ok ? '' : later ? t.retryDone.replace('{date}', dateTime(later)) : b.nextAttemptAt ? t.retryAt.replace('{date}', dateTime(b.nextAttemptAt)) : '';
       return html`<li><strong>${dateTime(a.date)}</strong> · ${brl(b.amountCents)} · ${badge(ok ? t.approved : t.declined, ok ? 'good' : 'bad')}
-<br><span>${t.code} <code>${a.returnCode ?? '-'}</code> ${a.returnMessage}</span>${a.paymentId ? html` · <a href="/dashboard/payments/${a.paymentId}">${t.payment}</a>` : ''}${retry ? html`<br><span class="muted">${retry}</span>` : ''}</li>`;
+<br><span>${t.code} <code>${a.returnCode ?? '-'}</code> ${a.returnMessage}</span>${a.paymentId ? html` · <a href="/dashboard/${pix ? 'pix' : 'payments'}/${a.paymentId}">${t.payment}</a>` : ''}${retry ? html`<br><span class="muted">${retry}</span>` : ''}</li>`;
     })}</ol>`
   : html`<p class="muted">${t.noAttempts}</p>`}
+</section>`;
+}
+
+/** A Pix subscription's authorization: the recurrence at the PSP and the code the payer scans. */
+function pixCard(page: PageContext, s: SubscriptionView) {
+  const t = words(page.lang);
+  const a = s.pixAuthorization!;
+  return html`<section class="card" aria-labelledby="pix-auth"><h2 id="pix-auth">${t.pixTitle}</h2>
+<dl class="facts"><dt>${t.pixStatus}</dt><dd>${a.status}</dd>
+<dt>${t.recurrenceId}</dt><dd><code>${a.recurrenceId}</code></dd>
+${s.payer ? html`<dt>${t.payer}</dt><dd>${s.payer.name} (${s.payer.documentNumber})</dd>` : ''}
+<dt>${t.expires}</dt><dd>${dateTime(a.expiresAt)}</dd>
+${a.reason ? html`<dt>${t.reason}</dt><dd>${a.reason}</dd>` : ''}
+${a.canceledBy ? html`<dt>${t.canceledBy}</dt><dd>${a.canceledBy}</dd>` : ''}</dl>
+<label for="pix-emv">${t.pixCode}</label>
+<textarea id="pix-emv" readonly rows="4" cols="60">${a.pixEmv}</textarea>
 </section>`;
 }
 
@@ -131,13 +165,14 @@ ${s.status === 'Blocked' ? html`<p class="alert" role="alert">${t.blocked.replac
 <dt>${t.plan}</dt><dd>${s.plan.name} (${s.plan.planType})</dd>
 <dt>${t.amount}</dt><dd>${reais(s.plan.amount)}</dd>
 <dt>${t.interval}</dt><dd>${t.days.replace('{n}', String(s.plan.interval))}</dd>
-<dt>${t.retries}</dt><dd>${s.plan.attempts}</dd>
+<dt>${t.retries}</dt><dd>${s.plan.pix ? t.pixRetries.replace('{n}', String(s.plan.pix.maxRetries)).replace('{d}', String(s.plan.pix.retryWindowDays)) : s.plan.attempts}</dd>
 <dt>${t.order}</dt><dd>${s.orderNumber}</dd>
-<dt>${t.vault}</dt><dd><code>${s.vaultId}</code></dd>
+${s.vaultId !== null ? html`<dt>${t.vault}</dt><dd><code>${s.vaultId}</code></dd>` : ''}
 <dt>${t.created}</dt><dd>${dateTime(s.createdDate)}</dd>
 </dl></div>
+${s.pixAuthorization ? pixCard(page, s) : ''}
 <h2>${t.billings}</h2>
-${billings.length ? billings.map((b) => billingCard(page, b)) : html`<p>${t.noBillings}</p>`}
+${billings.length ? billings.map((b) => billingCard(page, b, s.pixAuthorization !== undefined)) : html`<p>${t.noBillings}</p>`}
 ${billings.length >= limit ? html`<p class="muted">${t.shown.replace('{n}', String(limit))}</p>` : ''}`,
   );
 }

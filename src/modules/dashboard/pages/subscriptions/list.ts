@@ -10,7 +10,7 @@ import { layout, type PageContext } from '../../layout.js';
 import { badge, decodeCursor, encodeCursor, pager, withAfter, type Tone } from '../../lists.js';
 
 const PAGE_SIZE = 25;
-const SUBSCRIPTION_STATUSES = ['Active', 'Blocked', 'Canceled', 'Finished'] as const;
+const SUBSCRIPTION_STATUSES = ['PendingAuthorization', 'Active', 'Blocked', 'Canceled', 'Finished'] as const;
 
 const ListQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal(''), ...SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s))])),
@@ -48,6 +48,7 @@ const recurrenceWords = bilingual(
     order: 'Pedido (orderNumber)',
     noPlans: 'Nenhum plano ainda. Crie planos pela API de recorrência.',
     Active: 'Ativa',
+    PendingAuthorization: 'Aguardando autorização',
     Blocked: 'Bloqueada',
     Canceled: 'Cancelada',
     Finished: 'Finalizada',
@@ -67,6 +68,7 @@ const recurrenceWords = bilingual(
     order: 'Order (orderNumber)',
     noPlans: 'No plans yet. Create plans through the recurrence API.',
     Active: 'Active',
+    PendingAuthorization: 'Awaiting authorization',
     Blocked: 'Blocked',
     Canceled: 'Canceled',
     Finished: 'Finished',
@@ -76,7 +78,7 @@ const recurrenceWords = bilingual(
   },
 );
 
-const TONE: Record<string, Tone> = { Active: 'good', Finished: 'good', Blocked: 'bad', Canceled: 'bad', Inactive: 'wait' };
+const TONE: Record<string, Tone> = { Active: 'good', Finished: 'good', Blocked: 'bad', Canceled: 'bad', Inactive: 'wait', PendingAuthorization: 'wait' };
 
 /** A subscription's status as a badge (the detail page shows it too). */
 export function subscriptionBadge(page: PageContext, status: string) {
