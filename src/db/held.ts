@@ -91,7 +91,7 @@ function hideStatement(error: unknown): void {
 
 class Held implements HeldConnection {
   connection: number | undefined;
-  private marked = false;
+  private marked_ = false;
   private inflight: Promise<unknown> = Promise.resolve();
   private broken = false;
   private gone = false;
@@ -106,11 +106,11 @@ class Held implements HeldConnection {
   ) {}
 
   unsafe(text: string, parameters?: unknown[]) {
-    return this.run(() => this.reserved.unsafe(this.mark(text), parameters as never[])) as Promise<any[] & { command: string; count: number }>;
+    return this.run(() => this.reserved.unsafe(...this.marked(text, parameters))) as Promise<any[] & { command: string; count: number }>;
   }
 
   values(text: string, parameters?: unknown[]) {
-    return this.run(() => this.reserved.unsafe(this.mark(text), parameters as never[]).values()) as Promise<unknown[][]>;
+    return this.run(() => this.reserved.unsafe(...this.marked(text, parameters)).values()) as Promise<unknown[][]>;
   }
 
   /** The connection closed under its holder. */
@@ -129,10 +129,14 @@ class Held implements HeldConnection {
       });
   }
 
-  private mark(text: string): string {
-    if (this.marked) return text;
-    this.marked = true;
-    return `/*held:${this.id}*/ ${text}`;
+  /**
+   * The first statement carries this holder's mark, unprepared: a marked text is new each time,
+   * and preparing it would add a statement to the connection's cache for every holder.
+   */
+  private marked(text: string, parameters?: unknown[]): [string, never[], { prepare: boolean }] {
+    if (this.marked_) return [text, (parameters ?? []) as never[], { prepare: true }];
+    this.marked_ = true;
+    return [`/*held:${this.id}*/ ${text}`, (parameters ?? []) as never[], { prepare: false }];
   }
 
   private run<T>(start: () => PromiseLike<T>): Promise<T> {
