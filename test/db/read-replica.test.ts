@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase, readDatabase } from '../../src/db/connection.js';
 import { ReadReplica } from '../../src/db/read-replica.js';
+import { PaymentReadModels } from '../../src/modules/payments/read-models.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
 import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/settings.js';
 import { TEST_DATABASE_URL, testDialect } from '../support/database.js';
 
@@ -52,6 +54,26 @@ describe('DATABASE_READ_URL and DB_READ_MAX_LAG_SECONDS', () => {
     } finally {
       await down.close();
       await base.close();
+    }
+  });
+
+  it.runIf(testDialect === 'postgres')("the dashboard's payment list and charts read from the replica; a payment's page stays on the primary", async () => {
+    const schema = `t_reads_${Date.now().toString(36)}`;
+    const settings = { ...DEFAULT_DATABASE_SETTINGS, connectTimeoutMs: 500 };
+    // The test database stands for both sides (a primary answers the probe with lag 0).
+    const primary = await openDatabase(TEST_DATABASE_URL, { settings, schema, readUrl: TEST_DATABASE_URL });
+    try {
+      await migrateToLatest(primary);
+      const reads = new PaymentReadModels(primary);
+      const routed = () => primary.replica!.state().routed;
+      expect(await reads.search('mer_none', { from: '2026-01-01T00:00:00.000Z', to: '2026-01-02T00:00:00.000Z' }, 10)).toEqual([]);
+      expect(await reads.declines('mer_none', '2026-01-01T00:00:00.000Z', '2026-01-02T00:00:00.000Z')).toEqual([]);
+      expect(routed()).toEqual({ replica: 2, primary: 0 });
+      await reads.detail('mer_none', 'pay_none').catch(() => undefined);
+      expect(routed()).toEqual({ replica: 2, primary: 0 });
+    } finally {
+      await primary.db.schema.dropSchema(schema).ifExists().cascade().execute().catch(() => {});
+      await primary.close();
     }
   });
 });

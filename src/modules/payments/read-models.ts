@@ -1,4 +1,4 @@
-import type { Database } from '../../db/connection.js';
+import { readDatabase, type Database } from '../../db/connection.js';
 import { notFound } from '../../http/errors.js';
 import { toPaymentResult } from './payment-row.js';
 import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './dashboard-queries.js';
@@ -20,10 +20,12 @@ export interface PaymentDetail {
 
 /**
  * The payments as the dashboard and the payment links read them: no API lists payments, and
- * no other module may query this module's tables, so they read through these.
+ * no other module may query this module's tables, so they read through these. The dashboard's
+ * list and charts decide nothing: they read from the replica (DATABASE_READ_URL) when it is
+ * usable; a payment's page, the review queue and the links' payments stay on the primary.
  */
 export class PaymentReadModels {
-  constructor(private readonly database: Pick<Database, 'db'>) {}
+  constructor(private readonly database: Database) {}
 
   /** The operator's review queue: Blocked payments of every merchant, oldest first, keyset-paged. */
   reviewQueue(after: ReviewAfter | undefined, limit: number): Promise<ReviewRow[]> {
@@ -37,17 +39,17 @@ export class PaymentReadModels {
 
   /** The dashboard's payment list: the merchant's payments matching the filter, newest first, keyset-paged. */
   search(merchantId: string, filter: PaymentFilter, limit: number): Promise<PaymentListRow[]> {
-    return paymentReads.page(this.database.db, merchantId, filter, limit);
+    return paymentReads.page(readDatabase(this.database).db, merchantId, filter, limit);
   }
 
   /** The dashboard's charts: sales, approvals and decisions per day (half-open ISO bounds each). */
   dayFigures(merchantId: string, days: { date: string; from: string; to: string }[]): Promise<DayFigures[]> {
-    return paymentReads.dayFigures(this.database.db, merchantId, days);
+    return paymentReads.dayFigures(readDatabase(this.database).db, merchantId, days);
   }
 
   /** The dashboard's declines chart: Denied payments by return code over a range. */
   declines(merchantId: string, from: string, to: string): Promise<{ returnCode: string; count: number }[]> {
-    return paymentReads.declines(this.database.db, merchantId, from, to);
+    return paymentReads.declines(readDatabase(this.database).db, merchantId, from, to);
   }
 
   /**

@@ -5,7 +5,7 @@ import { recordEvents } from '../webhooks/outbox.js';
 import { pixChargeEvent } from './settle.js';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import { readDatabase, type Database } from '../../db/connection.js';
 import type { PixChargesTable } from '../../db/schema.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -206,7 +206,8 @@ export class PixService {
    * on (created_at, id) over the (merchant_id, created_at) index, whatever the account's size.
    */
   async list(merchantId: string, limit: number, after?: { createdAt: string; id: string }) {
-    let query = this.database.db.selectFrom('pix_charges').selectAll().where('merchant_id', '=', merchantId);
+    // A list decides nothing: the replica when one is usable (DATABASE_READ_URL).
+    let query = readDatabase(this.database).db.selectFrom('pix_charges').selectAll().where('merchant_id', '=', merchantId);
     if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(after.createdAt, after.id)));
     const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit + 1).execute();
     const page = rows.slice(0, limit);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import { readDatabase, type Database } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { Principal } from '../auth/service.js';
@@ -105,7 +105,8 @@ export class SubscriptionService {
    * `after` is the last row of the previous page; `next` is there when another page may follow.
    */
   async page(principal: Principal, query: { status?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<{ items: SubscriptionView[]; next?: { createdAt: string; id: string } }> {
-    const db = this.database.db;
+    // The dashboard's list decides nothing: the replica when one is usable (DATABASE_READ_URL).
+    const db = readDatabase(this.database).db;
     const rows = await subscriptionsRepository.keysetPage(db, { merchantId: principal.merchantId, status: query.status }, query.limit + 1, query.after);
     const more = rows.length > query.limit;
     const page = rows.slice(0, query.limit);

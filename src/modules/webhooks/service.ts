@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import type { Database } from '../../db/connection.js';
+import { readDatabase, type Database } from '../../db/connection.js';
 import { addDays } from '../../domain/calendar.js';
 import { ApiError, conflict, notFound, type ErrorItem } from '../../http/errors.js';
 import { paging, type ListEnvelope } from '../../http/listing.js';
@@ -114,7 +114,8 @@ export class WebhookService {
     const page = paging(query, SORTABLE);
     // Only the API's own filters: a stray `type` in its query string must not filter (its schema has none).
     const filter = deliveryFilter({ status: query.status, channel: query.channel, startDate: query.startDate, endDate: query.endDate });
-    const db = this.deps.database.db;
+    // The delivery log decides nothing (a redelivery reads the notification again): the replica when one is usable.
+    const db = readDatabase(this.deps.database).db;
     const { rows, total } = await notificationsRepository.page(db, accountNumber, filter, { column: page.orderColumn, direction: page.direction }, page.limit, page.offset);
     const attempts = await notificationsRepository.attemptsOf(db, rows.map((r) => Number(r.id)));
     return { items: rows.map((r) => toDelivery(r, attempts.get(Number(r.id)) ?? [])), page: page.page, limit: page.limit, total };
