@@ -63,7 +63,11 @@ describe(`Pix refunds through the API Pix (${testDialect})`, () => {
     expect(await refunded(charge.id)).toBe(2000);
     await psp.notify([psp.received.find((p) => p.endToEndId === pix.endToEndId)!]);
     expect(await refunded(charge.id)).toBe(2000);
-    expect(await t.ctx.database.db.selectFrom('receivables').select('id').where('source_id', '=', charge.id).where('installment_number', '=', 0).execute()).toHaveLength(1);
+    // Returned once: a debit when the Pix was already received (a business day), else its open
+    // installment reduced (a Pix paid on a weekend or holiday is received on the next business day).
+    const rows = await t.ctx.database.db.selectFrom('receivables').select(['installment_number', 'received_status']).where('source_id', '=', charge.id).execute();
+    const received = rows.some((r) => r.installment_number === 1 && r.received_status === 'P');
+    expect(rows.filter((r) => r.installment_number === 0)).toHaveLength(received ? 1 : 0);
   });
 
   it('NAO_REALIZADO from the webhook is NotDone with its motivo; nothing returned', async () => {
