@@ -141,7 +141,12 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     logger: options.logger,
   });
   // The advance claims under the worker's id and lease, and logs like it (a failed lease renewal).
-  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker, { logger: options.logger, parallel: config.workerConcurrency }) : undefined;
+  const sandboxClock = virtualClock ? new SandboxClockService(database, virtualClock, queue, handlers, worker, {
+        logger: options.logger,
+        parallel: config.workerConcurrency,
+        // What trails a sale (the relay, the recovery of Pending payments) is done before time moves on.
+        beforeRound: (target) => payments.settleBackground(target),
+      }) : undefined;
   await sandboxClock?.load();
   const ipCountries = new ConfiguredIpCountries(database, clock);
   // The public key must exist before the first request asks for it.
@@ -233,6 +238,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
  * the caller shares it with another context.
  */
 export async function closeContext(ctx: AppContext, options: { keepDatabase?: boolean } = {}): Promise<void> {
+  await ctx.payments.stopBackground();
   await ctx.worker.stop();
   ctx.webhooks.close();
   ctx.acquirer.close();

@@ -24,6 +24,8 @@ async function main(): Promise<void> {
   const app = await buildApp(ctx, { apis: config.role !== 'worker' });
   await app.listen({ port: config.port, host: config.host });
   if (config.role !== 'api') ctx.worker.start();
+  // The relay follows this instance's own sales wherever they are made; the recovery pass runs with the worker.
+  ctx.payments.startBackground({ recovery: config.role !== 'api' });
 
   if (config.mode === 'sandbox') {
     const demo = await ensureDemoAccount(ctx.database, ctx.merchants, ctx.cipher);

@@ -25,6 +25,7 @@ import * as m0031 from './migrations/0031_pix_med.js';
 import * as m0032 from './migrations/0032_pix_due_dates.js';
 import * as m0033 from './migrations/0033_bankslip_discounts.js';
 import * as m0040 from './migrations/0040_pix_automatico.js';
+import * as m0041 from './migrations/0041_payment_outbox.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -56,6 +57,7 @@ export const migrations: Record<string, Migration> = {
   '0032_pix_due_dates': m0032,
   '0033_bankslip_discounts': m0033,
   '0040_pix_automatico': m0040,
+  '0041_payment_outbox': m0041,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -167,6 +167,8 @@ export interface PaymentsTable {
   open_dispute_id: Generated<string | null>;
   /** Cents lost to chargebacks (disputes lost or accepted): no longer refundable. */
   charged_back_amount: Generated<number>;
+  /** Business time: when the recovery sweep next asks the acquirer about this payment while it is Pending (null: a billing's payment, which its billing recovers). */
+  recover_at: string | null;
 }
 
 /** A chargeback of a card payment (disputes module). */
@@ -237,6 +239,8 @@ export interface PaymentEventsTable {
   old_status: string;
   new_status: string;
   occurred_at: string;
+  /** 0 while the payments relay has still to make the event's notifications and receivables. */
+  relayed: Generated<number>;
 }
 
 export interface AntifraudSettingsTable {

@@ -5,19 +5,18 @@ import { paymentBody, tokenize, vault } from '../support/cards.js';
 import { subscribed, webhookMerchant } from '../webhooks/support.js';
 import { AcquirerUnavailable, type AuthorizeResult } from '../../src/acquirer/types.js';
 import type { SandboxAcquirer } from '../../src/acquirer/sandbox/acquirer.js';
-import type { JobRunContext } from '../../src/jobs/registry.js';
-import { RECOVER_JOB, type CreateOutcome } from '../../src/modules/payments/service.js';
+import { type CreateOutcome } from '../../src/modules/payments/service.js';
+import { paymentsRepository } from '../../src/modules/payments/repository.js';
 
 const PAY = '/gateway/v1/payments';
 
 /**
  * One payment path for every connector, the sandbox included: the payment is recorded first
- * (Pending with its recovery job `payment.recover:<id>`, or Denied 59 by anti-fraud), the
- * acquirer is called outside any transaction with the payment id as idempotency key (the
- * sandbox writes its ledger row in a statement of its own), and the outcome (status, event,
- * notifications, receivables, the recovery job dropped) is recorded in a second transaction.
- * Whatever dies in between, the payment stays Pending with its recovery job, and the recovery
- * settles it from the acquirer's record without authorizing twice.
+ * (Pending with its `recover_at`, or Denied 59 by anti-fraud), the acquirer is called outside
+ * any transaction with the payment id as idempotency key (the sandbox writes its ledger row in a
+ * statement of its own), and the outcome (status and event) is recorded in one statement; the
+ * relay makes its notifications and receivables. Whatever dies in between, the payment stays
+ * Pending, and the recovery pass settles it from the acquirer's record without authorizing twice.
  */
 describe(`one payment path, the sandbox acquirer called outside the transaction (${testDialect})`, () => {
   let t: TestApp;
@@ -35,23 +34,27 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
   const db = () => t.ctx.database.db;
   const ledger = (key: string) => db().selectFrom('sandbox_acquirer_ledger').selectAll().where('idempotency_key', '=', key).execute();
   const ledgerOf = (merchantId: string) => db().selectFrom('sandbox_acquirer_ledger').select('idempotency_key').where('merchant_id', '=', merchantId).execute();
-  /** The recovery job of a payment, whatever its status (a recorded outcome deletes the pending one). */
-  const recoveryJobs = (paymentId: string) => db().selectFrom('jobs').select(['kind', 'status']).where('dedupe_key', '=', `payment.recover:${paymentId}`).execute();
-  const allRecoveryJobs = async () => (await db().selectFrom('jobs').select('id').where('kind', '=', RECOVER_JOB).execute()).length;
-  const events = (paymentId: string) => db().selectFrom('payment_events').select(['old_status', 'new_status']).where('payment_id', '=', paymentId).orderBy('id').execute();
-  const receivables = async (paymentId: string) => (await db().selectFrom('receivables').select('installment_status').where('source_id', '=', paymentId).execute()).map((r) => r.installment_status);
+  /** Whether the recovery pass still has the payment to ask about (Pending with its recover_at). */
+  const awaitsRecovery = async (paymentId: string) => {
+    const row = await paymentRow(paymentId);
+    return row.status === 'Pending' && row.recover_at !== null;
+  };
+  /** The recovery pass, run at the payment's recover_at (as the sweep does once it is due), then the relay. */
+  const runRecovery = async (paymentId: string) => t.ctx.payments.settleBackground(new Date((await paymentRow(paymentId)).recover_at!));
+  /** What trails an outcome (the relay) is made before these read it. */
+  const relayed = () => t.ctx.payments.settleBackground();
+  const events = async (paymentId: string) => (await relayed(), db().selectFrom('payment_events').select(['old_status', 'new_status']).where('payment_id', '=', paymentId).orderBy('id').execute());
+  const receivables = async (paymentId: string) => (await relayed(), (await db().selectFrom('receivables').select('installment_status').where('source_id', '=', paymentId).execute()).map((r) => r.installment_status));
   const paymentsOf = (merchantId: string) => db().selectFrom('payments').select('payment_id').where('merchant_id', '=', merchantId).execute();
   const paymentRow = (paymentId: string) => db().selectFrom('payments').selectAll().where('payment_id', '=', paymentId).executeTakeFirstOrThrow();
   const outboxOf = (merchantId: string) => db().selectFrom('webhook_notifications').select('payload').where('merchant_id', '=', merchantId).execute();
-  const authorizedNotices = async (merchantId: string) => (await outboxOf(merchantId)).filter((n) => n.payload.includes('"newValue":"Authorized"')).length;
+  const authorizedNotices = async (merchantId: string) => (await relayed(), (await outboxOf(merchantId)).filter((n) => n.payload.includes('"newValue":"Authorized"')).length);
   const reasonsOf = async (paymentId: string) => JSON.parse((await paymentRow(paymentId)).antifraud_reasons);
   const admin = () => ({ ...t.adminHeaders, 'content-type': 'application/json' });
   const pay = (merchant: TestMerchant, body: object) => t.inject({ method: 'POST', url: PAY, headers: merchant.headers, payload: body });
   /** The payment service straight, as a billing run calls it (a fixed payment id). */
   const create = (merchant: TestMerchant, body: object, paymentId?: string): Promise<CreateOutcome> =>
     t.ctx.payments.create({ merchantId: merchant.merchantId, accountNumber: merchant.accountNumber }, body as never, paymentId ? { paymentId } : {});
-  /** The registered recovery job's handler, run as the worker would run it. */
-  const runRecoveryJob = (paymentId: string) => t.ctx.handlers.get(RECOVER_JOB)!.handler({ paymentId }, { clock: t.ctx.clock } as JobRunContext);
 
   /** Replaces `target[key]` until the end of the test. */
   function patch<T extends object, K extends keyof T>(target: T, key: K, replacement: (original: T[K]) => T[K]): void {
@@ -74,43 +77,12 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     return counter;
   }
 
-  /** The dedupe keys of the jobs enqueued from now on. */
-  function enqueuedKeys(): (string | undefined)[] {
-    const keys: (string | undefined)[] = [];
-    patch(t.ctx.queue, 'enqueue', (original) =>
-      function (this: unknown, ...args: Parameters<typeof original>) {
-        keys.push(args[1].dedupeKey);
-        return original.apply(this, args);
-      },
-    );
-    return keys;
-  }
-
-  /**
-   * The outcome's transaction fails once with `error`: at the settlement hook (after the status
-   * change, its event and notifications), or at its last statement, the recovery job's removal
-   * (after the receivables too).
-   */
-  function failOutcomeTransaction(at: 'settlement' | 'last statement', error: () => Error): void {
+  /** The recorded outcome fails once with `error` (its one statement on PostgreSQL; its transaction on SQLite). */
+  function failOutcome(error: () => Error): void {
     let left = 1;
-    if (at === 'settlement') {
-      patch(t.ctx.settlement, 'onPaymentTransition', (original) =>
-        async function (this: unknown, ...args: Parameters<typeof original>) {
-          if (left > 0) {
-            left -= 1;
-            throw error();
-          }
-          return original.apply(this, args);
-        },
-      );
-      return;
-    }
-    patch(t.ctx.queue, 'cancel', (original) =>
+    patch(paymentsRepository, 'recordOutcome', (original) =>
       async function (this: unknown, ...args: Parameters<typeof original>) {
-        if (left > 0 && args[1].startsWith(`${RECOVER_JOB}:`)) {
-          left -= 1;
-          throw error();
-        }
+        if (left-- > 0) throw error();
         return original.apply(this, args);
       },
     );
@@ -145,12 +117,11 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     return merchant;
   }
 
-  it('an approved payment: one ledger row under its id, one event, its receivables and notification, the recovery job written then gone, reported once', async () => {
+  it('an approved payment: one ledger row under its id, one event, its receivables and notification, written with its recover_at and answered, reported once', async () => {
     const w = await webhookMerchant(t);
     await subscribed(t, w, 'https://merchant.example/hooks');
     const vaultId = await vault(t, w, '4111111111111111');
     const reports = countReports();
-    const enqueued = enqueuedKeys();
     const calls = sandbox.authorizeCalls;
     const res = await pay(w, paymentBody({ vaultId }));
     expect(res.statusCode, res.body).toBe(201);
@@ -163,9 +134,9 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
     expect(await receivables(paymentId)).toEqual(['A']);
     expect(await authorizedNotices(w.merchantId)).toBe(1);
-    // The first transaction wrote the recovery job; the outcome's transaction removed it.
-    expect(enqueued).toContain(`payment.recover:${paymentId}`);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    // Written with its recover_at; once answered it is no longer Pending, so no recovery asks about it.
+    expect((await paymentRow(paymentId)).recover_at).not.toBeNull();
+    expect(await awaitsRecovery(paymentId)).toBe(false);
     expect(reports.count).toBe(1);
   });
 
@@ -183,11 +154,10 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     const other = await pay(merchant, paymentBody({ vaultId: await vault(t, merchant, '4012001037141112') }));
     expect(await reasonsOf(other.json().paymentId)).toEqual([]);
 
-    // A blocklisted card number: Denied 59 in the first transaction; no ledger row, no call, no recovery job.
+    // A blocklisted card number: Denied 59 at its insert; no ledger row, no call, nothing to recover.
     const listedCard = await vault(t, merchant, '5555555555554444');
     expect((await t.inject({ method: 'POST', url: '/admin/antifraud/blocklist', headers: admin(), payload: { kind: 'card', value: '5555555555554444' } })).statusCode).toBe(201);
     const calls = sandbox.authorizeCalls;
-    const enqueued = enqueuedKeys();
     const refused = await pay(merchant, paymentBody({ vaultId: listedCard }));
     expect(refused.statusCode, refused.body).toBe(201);
     expect(refused.json()).toMatchObject({ status: 'Denied', returnCode: '59' });
@@ -195,13 +165,12 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await reasonsOf(refusedId)).toEqual(['blocklist_card']);
     expect(await ledger(refusedId)).toEqual([]);
     expect(sandbox.authorizeCalls).toBe(calls);
-    expect(enqueued).not.toContain(`payment.recover:${refusedId}`);
-    expect(await recoveryJobs(refusedId)).toEqual([]);
+    expect((await paymentRow(refusedId)).recover_at).toBeNull();
     expect(await events(refusedId)).toEqual([{ old_status: '', new_status: 'Denied' }]);
     expect(await receivables(refusedId)).toEqual([]);
 
     // Unknown, another merchant's, deleted: 404, and no payment, ledger row, outbox row or job.
-    const count = async () => ({ payments: (await paymentsOf(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length, jobs: await allRecoveryJobs() });
+    const count = async () => ({ payments: (await paymentsOf(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length, events: (await db().selectFrom('payment_events').select('id').where('merchant_id', '=', merchant.merchantId).execute()).length });
     const before = await count();
     const stranger = await t.merchant();
     const foreign = await vault(t, stranger, '4012001037141112');
@@ -245,7 +214,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await consumedAt(listed)).not.toBeNull();
 
     // Unknown, another merchant's, used (twice over): 404, 404, 400, and nothing written.
-    const count = async () => ({ payments: (await paymentsOf(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length, jobs: await allRecoveryJobs() });
+    const count = async () => ({ payments: (await paymentsOf(merchant.merchantId)).length, ledger: (await ledgerOf(merchant.merchantId)).length, outbox: (await outboxOf(merchant.merchantId)).length, events: (await db().selectFrom('payment_events').select('id').where('merchant_id', '=', merchant.merchantId).execute()).length });
     const before = await count();
     const callsBefore = sandbox.authorizeCalls;
     const stranger = await t.merchant();
@@ -267,7 +236,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect((await pay(stranger, paymentBody({ numberToken: foreign }))).statusCode).toBe(201);
   });
 
-  it('a decline is 201 Denied 05 with its ledger row; a 96 is 502 acquirer_failure, Denied 96, nothing charged; neither leaves a recovery job', async () => {
+  it('a decline is 201 Denied 05 with its ledger row; a 96 is 502 acquirer_failure, Denied 96, nothing charged; neither is left to the recovery', async () => {
     const merchant = await t.merchant();
     const reports = countReports();
     const declined = await pay(merchant, paymentBody({ numberToken: await tokenize(t, merchant, '4000000000000002') }));
@@ -277,7 +246,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await ledger(declinedId)).toMatchObject([{ outcome: 'declined', return_code: '05', authorization_code: null }]);
     expect(await events(declinedId)).toEqual([{ old_status: '', new_status: 'Denied' }]);
     expect(await receivables(declinedId)).toEqual([]);
-    expect(await recoveryJobs(declinedId)).toEqual([]);
+    expect(await awaitsRecovery(declinedId)).toBe(false);
 
     const failed = await pay(merchant, paymentBody({ numberToken: await tokenize(t, merchant, '4000000000000119') }));
     expect(failed.statusCode, failed.body).toBe(502);
@@ -288,7 +257,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await ledger(failedId)).toMatchObject([{ outcome: 'failed', return_code: '96', authorization_code: null }]);
     expect(await events(failedId)).toEqual([{ old_status: '', new_status: 'Denied' }]);
     expect(await receivables(failedId)).toEqual([]);
-    expect(await recoveryJobs(failedId)).toEqual([]);
+    expect(await awaitsRecovery(failedId)).toBe(false);
     expect((await paymentsOf(merchant.merchantId)).length).toBe(2);
     expect(reports.count).toBe(2);
   });
@@ -304,10 +273,10 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await ledger(paymentId)).toMatchObject([{ outcome: 'approved' }]);
     expect(await receivables(paymentId)).toEqual(['B']);
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Blocked' }]);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
   });
 
-  it('the process dying after the acquirer recorded the sale: Pending with its recovery job; the job settles it from the ledger, never authorizing twice; the late answer writes nothing again', async () => {
+  it('the process dying after the acquirer recorded the sale: Pending, due for recovery; the recovery pass settles it from the ledger, never authorizing twice; the late answer writes nothing again', async () => {
     const merchant = await t.merchant();
     const vaultId = await vault(t, merchant, '4111111111111111');
     const reports = countReports();
@@ -318,23 +287,23 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     await crash.stalled;
     expect(sandbox.authorizeCalls).toBe(calls + 1);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending', authorization_code: null });
-    expect(await recoveryJobs(paymentId)).toEqual([{ kind: RECOVER_JOB, status: 'pending' }]);
+    expect(await awaitsRecovery(paymentId)).toBe(true);
     const [sale] = await ledger(paymentId);
     expect(sale).toMatchObject({ outcome: 'approved' });
     expect(await events(paymentId)).toEqual([]);
     expect(await receivables(paymentId)).toEqual([]);
     expect(reports.count).toBe(0);
 
-    await runRecoveryJob(paymentId);
+    await runRecovery(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Authorized', return_code: '00', authorization_code: sale.authorization_code, nsu: sale.nsu });
     expect(sandbox.authorizeCalls).toBe(calls + 1);
     expect(await ledger(paymentId)).toHaveLength(1);
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
     expect(await receivables(paymentId)).toEqual(['A']);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
     expect(reports.count).toBe(1);
     // A second run of the recovery (a retried job) changes nothing.
-    await runRecoveryJob(paymentId);
+    await runRecovery(paymentId);
     expect(await events(paymentId)).toHaveLength(1);
 
     // Had the process lived after all, its answer loses to the recovery: no second event, receivable or report.
@@ -347,7 +316,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(sandbox.authorizeCalls).toBe(calls + 1);
   });
 
-  it('the process dying before the send: Pending with its recovery job; the recovery closes the key and records Denied 96, and a send arriving later is refused, nothing charged', async () => {
+  it('the process dying before the send: Pending, due for recovery; the recovery closes the key and records Denied 96, and a send arriving later is refused, nothing charged', async () => {
     const merchant = await t.merchant();
     const vaultId = await vault(t, merchant, '4111111111111111');
     const crash = stallAuthorize({ reachesLedger: false });
@@ -356,7 +325,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     const late = create(merchant, paymentBody({ vaultId }), paymentId);
     await crash.stalled;
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending' });
-    expect(await recoveryJobs(paymentId)).toEqual([{ kind: RECOVER_JOB, status: 'pending' }]);
+    expect(await awaitsRecovery(paymentId)).toBe(true);
     expect(await ledger(paymentId)).toEqual([]);
 
     await t.ctx.payments.recover(paymentId);
@@ -365,7 +334,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     // The key is closed: the sandbox holds "never received" under it.
     expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed', return_code: '96' }]);
     expect(await receivables(paymentId)).toEqual([]);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
     expect(sandbox.authorizeCalls).toBe(calls);
 
     // The send that was on its way arrives after the recovery: refused, not approved.
@@ -396,10 +365,10 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await ledger(paymentId)).toMatchObject([{ outcome: 'approved', authorization_code: authorizationCode }]);
     expect(sandbox.authorizeCalls).toBe(calls + 1);
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
   });
 
-  it('the sandbox failing before its ledger write (not a database error): 502 acquirer_unavailable, Pending with its job; the recovery records Denied 96', async () => {
+  it('the sandbox failing before its ledger write (not a database error): 502 acquirer_unavailable, Pending and due for recovery; the recovery records Denied 96', async () => {
     const merchant = await t.merchant();
     const vaultId = await vault(t, merchant, '4111111111111111');
     let broken = 1;
@@ -415,22 +384,22 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(res.json()[0].tag).toBe('acquirer_unavailable');
     const paymentId = /payment ([0-9a-f-]{36})/.exec(res.json()[0].description)![1];
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending' });
-    expect(await recoveryJobs(paymentId)).toEqual([{ kind: RECOVER_JOB, status: 'pending' }]);
+    expect(await awaitsRecovery(paymentId)).toBe(true);
     expect(await ledger(paymentId)).toEqual([]);
-    await runRecoveryJob(paymentId);
+    await runRecovery(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Denied', return_code: '96' });
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
     expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed' }]);
     expect(sandbox.authorizeCalls).toBe(calls);
   }, 15_000);
 
-  for (const at of ['settlement', 'last statement'] as const) it(`the database failing in the outcome's transaction (${at}): 503 database_unavailable, Pending with its job and one ledger row; the recovery settles it Authorized without a second authorization`, async () => {
+  it("the database failing at the outcome's statement: 503 database_unavailable, Pending and due for recovery, one ledger row; the recovery settles it Authorized without a second authorization", async () => {
     const w = await webhookMerchant(t);
     await subscribed(t, w, 'https://merchant.example/hooks');
     const vaultId = await vault(t, w, '4111111111111111');
     const reports = countReports();
     // What node-postgres raises when the backend is terminated (pg_terminate_backend, a restart).
-    failOutcomeTransaction(at, () => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
+    failOutcome(() => Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }));
     const calls = sandbox.authorizeCalls;
     const res = await pay(w, paymentBody({ vaultId }));
     expect(res.statusCode, res.body).toBe(503);
@@ -443,26 +412,44 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(await paymentsOf(w.merchantId)).toHaveLength(1);
     // The answer names the payment, so the caller (and a replay of its Idempotency-Key) looks it up instead of paying again.
     expect(res.json()[0].description).toContain(paymentId);
-    // The outcome's transaction rolled back whole: status, event, notification, receivables; the job stays.
+    // Nothing of the outcome was written: status, event, notification, receivables.
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending', authorization_code: null });
     expect(await events(paymentId)).toEqual([]);
     expect(await receivables(paymentId)).toEqual([]);
     expect(await authorizedNotices(w.merchantId)).toBe(0);
-    expect(await recoveryJobs(paymentId)).toEqual([{ kind: RECOVER_JOB, status: 'pending' }]);
+    expect(await awaitsRecovery(paymentId)).toBe(true);
     const [sale] = await ledger(paymentId);
     expect(await ledger(paymentId)).toHaveLength(1);
     expect(sale).toMatchObject({ outcome: 'approved' });
     expect(reports.count).toBe(0);
 
-    await t.ctx.payments.recover(paymentId);
+    await runRecovery(paymentId);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Authorized', authorization_code: sale.authorization_code, nsu: sale.nsu });
     expect(sandbox.authorizeCalls).toBe(calls + 1);
     expect(await ledger(paymentId)).toHaveLength(1);
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
     expect(await receivables(paymentId)).toEqual(['A']);
     expect(await authorizedNotices(w.merchantId)).toBe(1);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
     expect(reports.count).toBe(1);
+  });
+
+  it('a recovery not yet due leaves the payment alone; once due, one pass settles it and a second finds nothing', async () => {
+    const merchant = await t.merchant();
+    const vaultId = await vault(t, merchant, '4111111111111111');
+    const crash = stallAuthorize({ reachesLedger: true });
+    const paymentId = '5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a';
+    const dying = create(merchant, paymentBody({ vaultId }), paymentId);
+    await crash.stalled;
+    const due = new Date((await paymentRow(paymentId)).recover_at!);
+    await t.ctx.payments.settleBackground(new Date(due.getTime() - 1));
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'Pending' });
+    await t.ctx.payments.settleBackground(due);
+    expect(await paymentRow(paymentId)).toMatchObject({ status: 'Authorized' });
+    expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
+    crash.release(() => Promise.reject(new Error('unused')));
+    await dying;
+    expect(await events(paymentId)).toHaveLength(1);
   });
 
   it('two concurrent creates under one fixed payment id (a twin billing run): one is made, the other refused; one payment row, one ledger row, one authorization', async () => {
@@ -478,7 +465,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     expect(sandbox.authorizeCalls).toBe(calls + 1);
     expect(await events(paymentId)).toEqual([{ old_status: '', new_status: 'Authorized' }]);
     expect(await receivables(paymentId)).toEqual(['A']);
-    expect(await recoveryJobs(paymentId)).toEqual([]);
+    expect(await awaitsRecovery(paymentId)).toBe(false);
   });
 
   it('an id the ledger already holds (a charge made before under that key) takes its first answer: no second authorization', async () => {

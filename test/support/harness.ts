@@ -71,7 +71,13 @@ export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
     config,
     logs,
     adminHeaders,
-    inject: (options) => app.inject(options),
+    // What trails a request by under a second in production (the payments relay) is done before
+    // the test reads on, so a test states what follows a payment without racing the relay's timer.
+    inject: async (options) => {
+      const response = await app.inject(options);
+      await ctx.payments.settleBackground();
+      return response;
+    },
     async merchant(options = {}) {
       const merchant = await ctx.merchants.create({ name: 'Loja Teste', documentNumber: '11222333000181' });
       const scopes = options.scopes ?? ['payments', 'recurrence', 'integration'];

@@ -7,6 +7,10 @@ import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
+import { PerMerchantCache } from './per-merchant-cache.js';
+
+/** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
+export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 
 export const SCOPES = ['payments', 'recurrence', 'integration'] as const;
 export type Scope = (typeof SCOPES)[number];
@@ -66,11 +70,16 @@ export function toMerchant(row: MerchantRow): Merchant {
 
 /** Operator onboarding: merchants and their API credentials (contract section 3). */
 export class MerchantService {
+  /** The credentials of recent calls (see activeCredential). */
+  private readonly credentialCache: PerMerchantCache<ActiveCredential>;
+
   constructor(
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly passwordHashCost: number,
-  ) {}
+  ) {
+    this.credentialCache = new PerMerchantCache(clock, CREDENTIAL_CACHE_TTL_MS);
+  }
 
   async create(input: NewMerchant): Promise<Merchant> {
     const documentNumber = input.documentNumber.trim();
@@ -135,10 +144,16 @@ export class MerchantService {
 
   /**
    * The active credential of a userName with its merchant's account number (what the auth module
-   * checks), or undefined. Revocation is effective at once: every authenticated call re-reads it.
+   * checks on every call), or undefined. Kept for CREDENTIAL_CACHE_TTL_MS: a revocation is
+   * effective at once on the instance that made it, and within that time on the others. An
+   * unknown or revoked name is never kept, so a new credential works at once.
    */
-  activeCredential(userName: string) {
-    return credentialsRepository.findActive(this.database.db, userName);
+  async activeCredential(userName: string): Promise<ActiveCredential | undefined> {
+    const known = this.credentialCache.peek(userName);
+    if (known) return known;
+    const credential = await credentialsRepository.findActive(this.database.db, userName);
+    if (credential) this.credentialCache.set(userName, credential);
+    return credential;
   }
 
   /**
@@ -153,6 +168,7 @@ export class MerchantService {
 
   async revokeCredential(userName: string): Promise<{ userName: string; revokedAt: string }> {
     const revokedAt = this.clock.now().toISOString();
+    this.credentialCache.delete(userName);
     if (!(await credentialsRepository.revoke(this.database.db, userName, revokedAt))) throw notFound('Credential');
     return { userName, revokedAt };
   }

@@ -6,21 +6,18 @@ import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
 import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
 import type { PaymentDeps } from './deps.js';
-import { recordTransition } from './transitions.js';
 
-export const RECOVER_JOB = 'payment.recover';
-/** One recovery job per payment: the dedupe key it is enqueued and cancelled under. */
-export const recoverKey = (paymentId: string) => `${RECOVER_JOB}:${paymentId}`;
-/** A Pending payment's recovery job runs this long after its settle window (our own answer normally comes first). */
+/** A Pending payment's recovery is due this long after its settle window (our own answer normally comes first). */
 const RECOVER_MARGIN_MS = 15_000;
 /** "At once" lookups after an ambiguous answer, before the caller is answered: the delays between tries. */
 const LOOKUP_DELAYS_MS = [0, 250, 1000];
 /** A sale the acquirer holds as undecided (Cielo's Pending) is asked about again after this. */
 const UNDECIDED_RECHECK_MS = 30_000;
 /**
- * A job that must wait out the rest of a settle window this short waits in the job (the lease
- * heartbeat keeps it) rather than rescheduling: the window runs on the wall clock, and a sandbox
- * advance that reschedules in business time would otherwise run the job again at once, in a loop.
+ * A recovery or a billing's job that must wait out the rest of a settle window this short waits
+ * in place (its claim or lease keeps it) rather than rescheduling: the window runs on the wall
+ * clock, and a sandbox advance that reschedules in business time would otherwise ask again at
+ * once, in a loop.
  */
 const MAX_WAIT_IN_JOB_MS = 30_000;
 
@@ -71,9 +68,11 @@ export class Authorizations {
   constructor(
     private readonly ctx: PaymentDeps,
     private readonly acquirer: Acquirer,
+    /** An outcome was recorded: its event waits for the relay. */
+    private readonly onRecorded: () => void = () => {},
   ) {}
 
-  /** When a new payment's recovery job falls due (business time). */
+  /** When a new payment's recovery falls due (business time). */
   async recoverAt(merchantId: string, now: Date): Promise<Date> {
     return new Date(now.getTime() + (await this.acquirer.settleWindowMs(merchantId)) + RECOVER_MARGIN_MS);
   }
@@ -88,7 +87,7 @@ export class Authorizations {
       result = await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id });
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
-      // as such; the payment stays Pending and its recovery job settles it.
+      // as such; the payment stays Pending and its recovery settles it.
       if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
       if (error instanceof AcquirerUnavailable && !error.sent) {
         // Never left this process: the acquirer cannot have acted on it.
@@ -104,7 +103,7 @@ export class Authorizations {
     try {
       return { row: await this.record(row, result), known: true };
     } catch (error) {
-      // The acquirer answered and the answer could not be written: the recovery job writes it.
+      // The acquirer answered and the answer could not be written: the recovery writes it.
       if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
       throw error;
     }
@@ -118,7 +117,7 @@ export class Authorizations {
         const known = await this.acquirer.lookup({ merchantId: row.merchant_id, idempotencyKey: row.payment_id });
         if (known && known !== 'pending') return known;
       } catch {
-        // Unanswered: try again, then leave it to the recovery job.
+        // Unanswered: try again, then leave it to the recovery.
       }
     }
     return null;
@@ -138,7 +137,7 @@ export class Authorizations {
     return { kind: 'not_received', row };
   }
 
-  /** `resolve`, waiting in place for the rest of a short settle window (for jobs; see MAX_WAIT_IN_JOB_MS). */
+  /** `resolve`, waiting in place for the rest of a short settle window (for the recovery and billing jobs; see MAX_WAIT_IN_JOB_MS). */
   async resolveWaiting(paymentId: string): Promise<Resolution> {
     const first = await this.resolve(paymentId);
     if (first.kind !== 'unknown' || !first.inFlight || first.retryInMs > MAX_WAIT_IN_JOB_MS) return first;
@@ -147,7 +146,7 @@ export class Authorizations {
   }
 
   /**
-   * The recovery job of a payment left Pending (a crash, a lost answer). A payment made by a
+   * The recovery of a payment left Pending (a crash, a lost answer; ./recovery.ts). A payment made by a
    * billing is not failed here: the billing engine sends it again (see `resend`); every other
    * payment the acquirer never received failed, and nothing was charged.
    */
@@ -185,21 +184,17 @@ export class Authorizations {
     return { kind: 'unknown', retryInMs: (await this.acquirer.settleWindowMs(row.merchant_id)) + RECOVER_MARGIN_MS, why: sent.why };
   }
 
-  /** Records the acquirer's answer for a Pending payment (see `answerOf`), with its event, and drops the recovery job. */
+  /**
+   * Records the acquirer's answer for a Pending payment (see `answerOf`) with its event: one
+   * statement on PostgreSQL. What follows (notifications, receivables) is the relay's.
+   */
   async record(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
     const { ctx } = this;
     const at = ctx.clock.now().toISOString();
     const { status, fields } = answerOf(row, result);
-    const moved = await ctx.database.db.transaction().execute(async (trx) => {
-      const moved = await recordTransition(trx, ctx.queue, row.payment_id, 'Pending', status, at, fields);
-      // Receivables are created with the authorization, in its transaction (contract section 9).
-      if (moved) await ctx.settlement.onPaymentTransition(trx, { ...row, ...fields, status, updated_at: at }, 'Pending', status);
-      // A billing's payment never had one (see PaymentService.create).
-      if (row.billing_id === null) await ctx.queue.cancel(trx, recoverKey(row.payment_id));
-      return moved;
-    });
-    // The hot path knows the new row; only a lost race (the recovery job got there first) re-reads it.
-    if (moved) {
+    // The hot path knows the new row; only a lost race (the recovery got there first) re-reads it.
+    if (await paymentsRepository.recordOutcome(ctx.database, row.payment_id, status, at, fields)) {
+      this.onRecorded();
       const recorded = { ...row, ...fields, status, updated_at: at };
       reportOutcome(ctx, recorded);
       return recorded;

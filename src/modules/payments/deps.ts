@@ -15,6 +15,6 @@ export interface PaymentDeps {
   queue: JobQueue;
   cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'consumeToken'>;
   antifraud: Pick<AntiFraudEngine, 'assess'>;
-  settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund'>;
+  settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
 }

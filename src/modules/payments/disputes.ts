@@ -2,6 +2,7 @@ import type { Executor } from '../../db/connection.js';
 import { conflict } from '../../http/errors.js';
 import { refundsRepository } from './refund-repository.js';
 import { recordTransition } from './transitions.js';
+import { relayPending } from './relay.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -27,9 +28,14 @@ export const leftOf = (p: Pick<PaymentRow, 'amount' | 'refunded_amount' | 'charg
 export class PaymentDisputes {
   constructor(private readonly ctx: Pick<PaymentDeps, 'database' | 'queue' | 'settlement'>) {}
 
-  /** The payment, whatever its merchant; `lock` (PostgreSQL) holds it to the end of the caller's transaction. */
-  find(trx: Executor, paymentId: string, lock: boolean): Promise<DisputedPayment | undefined> {
-    return paymentsRepository.find(trx, paymentId, undefined, { lock });
+  /**
+   * The payment, whatever its merchant; `lock` (PostgreSQL) holds it to the end of the caller's
+   * transaction. What its sale still has to relay is relayed first: a chargeback holds receivables.
+   */
+  async find(trx: Executor, paymentId: string, lock: boolean): Promise<DisputedPayment | undefined> {
+    const payment = await paymentsRepository.find(trx, paymentId, undefined, { lock });
+    if (payment) await relayPending(trx, this.ctx, [paymentId]);
+    return payment;
   }
 
   /**
@@ -51,7 +57,7 @@ export class PaymentDisputes {
   async close(trx: Executor, paymentId: string, disputeId: string, lostCents: number, at: string): Promise<DisputedPayment> {
     const payment = await paymentsRepository.closeDispute(trx, paymentId, disputeId, lostCents, at);
     if (lostCents > 0 && leftOf(payment) <= 0 && DISPUTABLE.includes(payment.status)) {
-      if (await recordTransition(trx, this.ctx.queue, paymentId, payment.status, 'Canceled', at)) {
+      if (await recordTransition(trx, this.ctx, paymentId, payment.status, 'Canceled', at)) {
         await this.ctx.settlement.onPaymentTransition(trx, payment, payment.status, 'Canceled');
         return { ...payment, status: 'Canceled' };
       }

@@ -63,6 +63,8 @@ export interface NewPayment {
   at: string;
   /** Wall-clock time of the send: the acquirer's settle window runs from here. */
   sentAt: string;
+  /** Business time: when the recovery sweep asks about it if it is still Pending (null: a billing's payment). */
+  recoverAt: string | null;
 }
 
 /**
@@ -111,5 +113,6 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     refunded_amount: 0,
     open_dispute_id: null,
     charged_back_amount: 0,
+    recover_at: rejected ? null : p.recoverAt,
   };
 }

@@ -12,6 +12,7 @@ import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { RefundBody, RefundList, RefundResult } from './schemas.js';
 import type { PaymentDeps } from './deps.js';
 import { recordTransition } from './transitions.js';
+import { relayPending } from './relay.js';
 
 export const REFUND_RECOVER_JOB = 'refund.recover';
 /** One recovery job per refund: the dedupe key it is enqueued and cancelled under. */
@@ -96,6 +97,8 @@ export class Refunds {
       // Locked (PostgreSQL; SQLite has one writer): the checks and the insert see every refund decided before.
       const payment = await paymentsRepository.find(trx, paymentId, merchantId, { lock: ctx.database.dialect === 'postgres' });
       if (!payment) throw notFound('Payment');
+      // A refund reduces the sale's receivables: what the sale still has to relay is relayed first.
+      await relayPending(trx, ctx, [paymentId]);
       const amount = refundAmountOf(payment, body.amount, await refundsRepository.pendingOf(trx, paymentId));
       const at = now.toISOString();
       const refund: RefundRow = {
@@ -234,7 +237,7 @@ export class Refunds {
     if (settles) await ctx.settlement.onPaymentRefund(trx, payment, Number(refund.amount));
     const full = settles && leftOf(payment) <= 0;
     let status = payment.status;
-    if (full && (await recordTransition(trx, ctx.queue, payment.payment_id, payment.status, 'Canceled', at))) {
+    if (full && (await recordTransition(trx, ctx, payment.payment_id, payment.status, 'Canceled', at))) {
       await ctx.settlement.onPaymentTransition(trx, payment, payment.status, 'Canceled');
       status = 'Canceled';
     }

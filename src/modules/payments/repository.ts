@@ -1,8 +1,9 @@
-import type { Insertable, Selectable } from 'kysely';
-import type { Executor } from '../../db/connection.js';
+import { sql, type Insertable, type Selectable } from 'kysely';
+import type { Database, Executor } from '../../db/connection.js';
 import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
+export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
 export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
@@ -13,6 +14,26 @@ const SUBJECT = ['payment_id', 'merchant_id', 'account_number', 'nsu', 'authoriz
 export const paymentsRepository = {
   async insert(db: Executor, row: Insertable<PaymentsTable>): Promise<void> {
     await db.insertInto('payments').values(row).execute();
+  },
+
+  /**
+   * A payment settled at its insert (Denied by anti-fraud: never sent) with its event, left for
+   * the relay: on PostgreSQL one statement (a data-modifying CTE); on SQLite two, in the
+   * caller's transaction or one of their own.
+   */
+  async insertSettled(database: Database, db: Executor, row: PaymentRow): Promise<void> {
+    const event = { payment_id: row.payment_id, merchant_id: row.merchant_id, account_number: row.account_number, old_status: '', new_status: row.status, occurred_at: row.created_at, relayed: 0 };
+    if (database.dialect === 'postgres') {
+      await db.with('inserted', (q) => q.insertInto('payments').values(row).returning('payment_id')).insertInto('payment_events').columns(['payment_id', 'merchant_id', 'account_number', 'old_status', 'new_status', 'occurred_at', 'relayed'])
+        .expression((eb) => eb.selectFrom('inserted').select(['payment_id', sql<string>`${event.merchant_id}`.as('merchant_id'), sql<number>`${event.account_number}`.as('account_number'), sql.lit('').as('old_status'), sql<string>`${event.new_status}`.as('new_status'), sql<string>`${event.occurred_at}`.as('occurred_at'), sql.lit(0).as('relayed')]))
+        .execute();
+      return;
+    }
+    const write = async (trx: Executor) => {
+      await trx.insertInto('payments').values(row).execute();
+      await trx.insertInto('payment_events').values(event).execute();
+    };
+    await (db.isTransaction ? write(db) : database.db.transaction().execute(write));
   },
 
   /** A merchant's payments with this referenceTransaction (a payment link's), newest first. */
@@ -110,5 +131,67 @@ export const paymentsRepository = {
   /** The event row of a status change (its notifications are the service's). */
   async insertEvent(db: Executor, event: Insertable<PaymentEventsTable>): Promise<void> {
     await db.insertInto('payment_events').values(event).execute();
+  },
+
+  /**
+   * Records the acquirer's answer of a Pending payment with its event, left for the relay
+   * (`relayed` 0). PostgreSQL: one statement, a data-modifying CTE, so the change and its event
+   * commit together without a BEGIN and a COMMIT of their own; SQLite (statements are calls in
+   * this process, commits are grouped) runs the two in one transaction. False when the payment
+   * was no longer Pending: no event is written for a change not made.
+   */
+  async recordOutcome(database: Database, paymentId: string, to: string, at: string, fields: TransitionFields): Promise<boolean> {
+    const change = { ...fields, status: to, updated_at: at };
+    if (database.dialect === 'postgres') {
+      const result = await database.db
+        .with('moved', (db) => db.updateTable('payments').set(change).where('payment_id', '=', paymentId).where('status', '=', 'Pending').returning(['payment_id', 'merchant_id', 'account_number']))
+        .insertInto('payment_events')
+        .columns(['payment_id', 'merchant_id', 'account_number', 'old_status', 'new_status', 'occurred_at', 'relayed'])
+        .expression((eb) => eb.selectFrom('moved').select(['payment_id', 'merchant_id', 'account_number', sql.lit('').as('old_status'), sql<string>`${to}`.as('new_status'), sql<string>`${at}`.as('occurred_at'), sql.lit(0).as('relayed')]))
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows) === 1;
+    }
+    return database.db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('payments').set(change).where('payment_id', '=', paymentId).where('status', '=', 'Pending').returning(['merchant_id', 'account_number']).executeTakeFirst();
+      if (moved) await trx.insertInto('payment_events').values({ payment_id: paymentId, ...moved, old_status: '', new_status: to, occurred_at: at, relayed: 0 }).execute();
+      return moved !== undefined;
+    });
+  },
+
+  /**
+   * Claims events still to relay, oldest first, marking them relayed in the caller's
+   * transaction. `paymentIds`: only theirs, waiting for a relayer that holds one (a later change
+   * of those payments must follow their effects); otherwise any, skipping rows another relayer
+   * holds (PostgreSQL; SQLite has one writer).
+   */
+  async claimUnrelayed(trx: Executor, dialect: Database['dialect'], limit: number, paymentIds?: string[]): Promise<PaymentEventRow[]> {
+    let pick = trx.selectFrom('payment_events').select('id').where('relayed', '=', 0);
+    if (paymentIds) pick = pick.where('payment_id', 'in', paymentIds);
+    pick = pick.orderBy('id').limit(limit);
+    if (dialect === 'postgres') pick = paymentIds ? pick.forUpdate() : pick.forUpdate().skipLocked();
+    const rows = await trx.updateTable('payment_events').set({ relayed: 1 }).where('id', 'in', pick).returningAll().execute();
+    return rows.sort((a, b) => Number(a.id) - Number(b.id));
+  },
+
+  /** The payments of these ids (the relay's batch). */
+  findAll(db: Executor, paymentIds: string[]): Promise<PaymentRow[]> {
+    return db.selectFrom('payments').selectAll().where('payment_id', 'in', paymentIds).execute();
+  },
+
+  /**
+   * Claims Pending payments whose recovery is due (`recover_at` <= `dueBy`, business time),
+   * moving each one's `recover_at` to `leaseUntil` so another sweeper leaves it alone while this
+   * one asks the acquirer; the sweeper then sets the real next time or settles the payment.
+   */
+  async claimRecoveries(db: Executor, dialect: Database['dialect'], dueBy: string, leaseUntil: string, limit: number): Promise<string[]> {
+    let pick = db.selectFrom('payments').select('payment_id').where('status', '=', 'Pending').where('recover_at', '<=', dueBy).orderBy('recover_at').limit(limit);
+    if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+    const rows = await db.updateTable('payments').set({ recover_at: leaseUntil }).where('payment_id', 'in', pick).where('status', '=', 'Pending').returning('payment_id').execute();
+    return rows.map((r) => r.payment_id);
+  },
+
+  /** When a Pending payment's recovery is next due. */
+  async setRecoverAt(db: Executor, paymentId: string, at: string): Promise<void> {
+    await db.updateTable('payments').set({ recover_at: at }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').execute();
   },
 };

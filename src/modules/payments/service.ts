@@ -4,7 +4,7 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
-import { Authorizations, failureError, RECOVER_JOB, recoverKey, reportOutcome, unknownError, type Resolution } from './authorization.js';
+import { Authorizations, failureError, reportOutcome, unknownError, type Resolution } from './authorization.js';
 import type { PaymentDeps } from './deps.js';
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
@@ -15,9 +15,12 @@ import { REFUND_RECOVER_JOB, Refunds } from './refunds.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
-import { recordEvent, recordTransition } from './transitions.js';
+import { recordTransition } from './transitions.js';
+import { PaymentRecovery } from './recovery.js';
+import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
+import { SweepLoop } from '../../jobs/sweep-loop.js';
 
-export { RECOVER_JOB, toPaymentResult };
+export { toPaymentResult };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
 export type { PaymentRow };
 /** What another module may read of a payment by id: its status and the acquirer's answer. */
@@ -27,6 +30,13 @@ export interface Payer {
   merchantId: string;
   accountNumber: number;
 }
+
+/** The relay's pass comes this soon after a recorded outcome, gathering the outcomes recorded meanwhile into one batch. */
+const RELAY_POKE_MS = 50;
+/** Without pokes (events another instance wrote, a restart), the relay looks this often: what trails a sale trails by under a second. */
+const RELAY_INTERVAL_MS = 250;
+/** The recovery pass looks for payments whose recovery is due this often. */
+const RECOVERY_INTERVAL_MS = 5_000;
 
 export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502; error: ApiError };
 
@@ -46,12 +56,20 @@ export class PaymentService {
   readonly refunds: Refunds;
   /** What the disputes module changes of a payment (./disputes.ts). */
   readonly disputes: PaymentDisputes;
+  /** The relay of payment events (./relay.ts), poked by each recorded outcome. */
+  private readonly relay: SweepLoop;
+  /** The recovery of payments left Pending (./recovery.ts) and its periodic pass. */
+  private readonly recovery: PaymentRecovery;
+  private readonly recoveryLoop: SweepLoop;
 
   constructor(
     private readonly ctx: PaymentDeps,
     private readonly acquirer: Acquirer,
   ) {
-    this.authorizations = new Authorizations(ctx, acquirer);
+    this.relay = new SweepLoop(async () => (await relayBatch(ctx)) === RELAY_BATCH, { name: 'payments.relay', intervalMs: RELAY_INTERVAL_MS, pokeMs: RELAY_POKE_MS, logger: ctx.logger });
+    this.authorizations = new Authorizations(ctx, acquirer, () => this.relay.poke());
+    this.recovery = new PaymentRecovery(ctx, this.authorizations);
+    this.recoveryLoop = new SweepLoop(() => this.recovery.pass(), { name: 'payments.recovery', intervalMs: RECOVERY_INTERVAL_MS, pokeMs: RECOVERY_INTERVAL_MS, logger: ctx.logger });
     this.reads = new PaymentReadModels(ctx.database);
     this.refunds = new Refunds(ctx, acquirer);
     this.disputes = new PaymentDisputes(ctx);
@@ -65,29 +83,28 @@ export class PaymentService {
   async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
-    // RSA is CPU work, not database work: done before the transaction.
+    // RSA is CPU work, not database work: done before anything is written.
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
     const now = ctx.clock.now();
     const paymentId = extra.paymentId ?? timeOrderedUuid(now);
-    // A billing's payment has no recovery job of its own: the billing's charge job is its
-    // recovery (it resumes under the same payment id and settles a Pending payment, see
+    // A billing's payment is not swept by the recovery: the billing's charge job is its recovery
+    // (it resumes under the same payment id and settles a Pending payment, see
     // recurrence/charge-attempt.ts), and it alone may send such a payment again.
     const billingId = extra.billingId ?? null;
-    const recoverAt = billingId ? null : await this.authorizations.recoverAt(payer.merchantId, now);
+    const recoverAt = billingId ? null : (await this.authorizations.recoverAt(payer.merchantId, now)).toISOString();
 
-    const { row, card } = await ctx.database.db.transaction().execute(async (trx) => {
-      // A numberToken is consumed here: a payment that rolls back leaves it usable.
-      const resolved = encrypted ?? (await storedCardOf(ctx, trx, payer.merchantId, body.cardInfo));
+    const open = async (executor: Executor) => {
+      const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
       const customer = body.customer;
-      const assessment = await ctx.antifraud.assess(trx, {
+      const assessment = await ctx.antifraud.assess(executor, {
         merchantId: payer.merchantId,
         amount: body.payment.amount,
         cardFingerprint: card.fingerprint,
         customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
       });
-      const pricing = splits.length ? await ctx.settlement.pricing.get(trx, payer.merchantId) : undefined;
+      const pricing = splits.length ? await ctx.settlement.pricing.get(executor, payer.merchantId) : undefined;
       const row = newPaymentRow({
         paymentId,
         merchantId: payer.merchantId,
@@ -100,26 +117,32 @@ export class PaymentService {
         at: now.toISOString(),
         // Set with the insert: should we die before the send, the settle window runs from here.
         sentAt: ctx.clock.wallNow().toISOString(),
+        recoverAt,
       });
-      await paymentsRepository.insert(trx, row);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
-      if (row.status === 'Denied') await recordEvent(trx, ctx.queue, row, '', 'Denied', row.created_at);
-      else if (recoverAt) await ctx.queue.enqueue(trx, { kind: RECOVER_JOB, payload: { paymentId }, runAt: recoverAt, dedupeKey: recoverKey(paymentId) });
+      if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
+      else await paymentsRepository.insert(executor, row);
       return { row, card };
-    });
+    };
+    // A numberToken is consumed with the payment, in one transaction: a payment refused on the
+    // way leaves it usable. A vault or encrypted card is only read: the payment is one insert,
+    // committed on its own, and the reads before it need no transaction.
+    const consumesToken = encrypted === undefined && body.cardInfo.numberToken !== undefined;
+    const { row, card } = consumesToken ? await ctx.database.db.transaction().execute(open) : await open(ctx.database.db);
     if (row.status !== 'Pending') {
+      this.relay.poke();
       reportOutcome(ctx, row);
       return { status: 201, body: toPaymentResult(row) };
     }
 
     const sent = await this.authorizations.send(row, card);
-    // No answer and no record found at once: the recovery job settles it from the acquirer's record.
+    // No answer and no record found at once: the recovery settles it from the acquirer's record.
     if (!sent.known) return { status: 502, error: unknownError(paymentId) };
     if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
     return { status: 201, body: toPaymentResult(sent.row) };
   }
 
-  /** The recovery job: settles a payment whose acquirer answer was lost. */
+  /** Settles one payment whose acquirer answer was lost (what the recovery pass does for each). */
   recover(paymentId: string): Promise<void> {
     return this.authorizations.recover(paymentId);
   }
@@ -159,7 +182,7 @@ export class PaymentService {
    * no longer Authorized (cancelled meanwhile): nothing is written.
    */
   recordPaid(trx: Executor, paymentId: string, at: string): Promise<boolean> {
-    return recordTransition(trx, this.ctx.queue, paymentId, 'Authorized', 'Paid', at);
+    return recordTransition(trx, this.ctx, paymentId, 'Authorized', 'Paid', at);
   }
 
   /** For the settlement sweep, in its transaction (PostgreSQL): the payments' rows locked in id order. */
@@ -217,7 +240,7 @@ export class PaymentService {
   private move(row: PaymentRow, to: string): Promise<boolean> {
     const { ctx } = this;
     return ctx.database.db.transaction().execute(async (trx) => {
-      const moved = await recordTransition(trx, ctx.queue, row.payment_id, row.status, to, ctx.clock.now().toISOString());
+      const moved = await recordTransition(trx, ctx, row.payment_id, row.status, to, ctx.clock.now().toISOString());
       if (moved) await ctx.settlement.onPaymentTransition(trx, row, row.status, to);
       return moved;
     });
@@ -232,12 +255,34 @@ export class PaymentService {
     };
   }
 
-  /** The recovery jobs of payments and refunds (src/context.ts registers them). */
+  /** The recovery jobs of refunds (src/context.ts registers them). */
   jobs(): JobDefinition[] {
-    // Each keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
-    return [
-      { kind: RECOVER_JOB, handler: async ({ paymentId }: { paymentId: string }) => this.recover(paymentId), maxAttempts: 100 },
-      { kind: REFUND_RECOVER_JOB, handler: async ({ refundId }: { refundId: string }) => this.refunds.recover(refundId), maxAttempts: 100 },
-    ];
+    // It keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
+    return [{ kind: REFUND_RECOVER_JOB, handler: async ({ refundId }: { refundId: string }) => this.refunds.recover(refundId), maxAttempts: 100 }];
+  }
+
+  /**
+   * The background passes of this module, where the worker runs (src/server.ts): the relay of
+   * payment events, within a second of a sale (./relay.ts), and the recovery of payments left
+   * Pending (./recovery.ts).
+   */
+  startBackground(options: { recovery: boolean }): void {
+    this.relay.start();
+    if (options.recovery) this.recoveryLoop.start();
+  }
+
+  async stopBackground(): Promise<void> {
+    await Promise.all([this.relay.stop(), this.recoveryLoop.stop()]);
+  }
+
+  /**
+   * Everything that trails a sale made now: the relay drained, the recoveries due by `dueBy`
+   * (business time) run. The sandbox clock calls it before it moves time; tests, to read what
+   * follows a payment without waiting for the relay's next pass.
+   */
+  async settleBackground(dueBy?: Date): Promise<void> {
+    await this.relay.drain();
+    if (dueBy) while (await this.recovery.pass(dueBy));
+    await this.relay.drain();
   }
 }

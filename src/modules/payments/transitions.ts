@@ -1,12 +1,16 @@
 import type { Executor } from '../../db/connection.js';
-import type { JobQueue } from '../../jobs/queue.js';
 import { recordPaymentChange } from '../webhooks/outbox.js';
-import { paymentsRepository, type PaymentSubject, type TransitionFields } from './repository.js';
+import { relayPending, type RelayDeps } from './relay.js';
+import { paymentsRepository, type TransitionFields } from './repository.js';
 
 /**
- * A payment's status changes, each with its event row and its notifications, always in the
- * caller's transaction: the change, its event and its webhooks commit together or not at all.
- * The payments service (PaymentService, Authorizations) is the only writer of payment_events.
+ * A payment's status changes after its outcome, each with its event row and its notifications,
+ * always in the caller's transaction: the change, its event and its webhooks commit together or
+ * not at all. The payment path's own events (a new payment's outcome) are written by
+ * `paymentsRepository.recordOutcome` and `insertDenied` and made effective by the relay
+ * (./relay.ts); a change here first relays what the payment still has pending, so it finds its
+ * receivables and its notifications come after the sale's. The payments service is the only
+ * writer of payment_events.
  */
 
 /**
@@ -15,29 +19,24 @@ import { paymentsRepository, type PaymentSubject, type TransitionFields } from '
  */
 export async function recordTransition(
   trx: Executor,
-  queue: JobQueue,
+  ctx: RelayDeps,
   paymentId: string,
   from: string,
   to: string,
   at: string,
   fields: TransitionFields = {},
 ): Promise<boolean> {
+  await relayPending(trx, ctx, [paymentId]);
   const moved = await paymentsRepository.transition(trx, paymentId, from, to, at, fields);
   if (!moved) return false;
-  // Pending is internal (the acquirer has not answered yet): the event of a new payment reads '' -> status.
-  await recordEvent(trx, queue, moved, from === 'Pending' ? '' : from, to, at);
-  return true;
-}
-
-/** The event row of a status change, and the webhook and callback notifications it makes. */
-export async function recordEvent(trx: Executor, queue: JobQueue, payment: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
   await paymentsRepository.insertEvent(trx, {
-    payment_id: payment.payment_id,
-    merchant_id: payment.merchant_id,
-    account_number: payment.account_number,
-    old_status: oldStatus,
-    new_status: newStatus,
+    payment_id: moved.payment_id,
+    merchant_id: moved.merchant_id,
+    account_number: moved.account_number,
+    old_status: from,
+    new_status: to,
     occurred_at: at,
   });
-  await recordPaymentChange(trx, queue, payment, oldStatus, newStatus, at);
+  await recordPaymentChange(trx, ctx.queue, moved, from, to, at);
+  return true;
 }

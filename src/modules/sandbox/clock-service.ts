@@ -30,6 +30,11 @@ export interface SandboxClockOptions {
    * commits larger: more charges share each COMMIT.
    */
   parallel?: number;
+  /**
+   * Work outside the job queue that must be done before time moves on, run before each round of
+   * jobs with the advance's target (the payments relay and the recovery of Pending payments).
+   */
+  beforeRound?: (target: Date) => Promise<void>;
 }
 
 export interface AdvanceResult {
@@ -54,6 +59,7 @@ export class SandboxClockService {
   private readonly leaseMs: number;
   /** Independent jobs run at once within an instant (options.parallel). */
   readonly parallel: number;
+  private readonly beforeRound?: (target: Date) => Promise<void>;
   /** Advances run one after the other: two interleaved would run jobs out of time order. */
   private tail: Promise<unknown> = Promise.resolve();
   /** The reset generation this process has adopted ('0': never reset). */
@@ -71,6 +77,7 @@ export class SandboxClockService {
     this.maxJobs = options.maxJobsPerAdvance ?? MAX_JOBS_PER_ADVANCE;
     this.leaseMs = options.leaseMs ?? worker?.leaseMs ?? DEFAULT_LEASE_MS;
     this.parallel = options.parallel ?? DEFAULT_PARALLEL;
+    this.beforeRound = options.beforeRound;
   }
 
   /** Adopts the persisted offset (a restart, or another instance that advanced). */
@@ -167,6 +174,7 @@ export class SandboxClockService {
         // with it as one batch (a billing run: thousands at once). Nothing is due earlier, and
         // whatever these jobs enqueue for this instant or before is claimed by the next round,
         // so a job a handler enqueues for earlier than the next queued job still runs before it.
+        await this.beforeRound?.(target);
         const [first] = await claim(1, target);
         if (!first) break;
         const room = Math.min(BATCH, this.maxJobs - jobsRun) - 1;

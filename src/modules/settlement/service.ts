@@ -6,8 +6,8 @@ import { toJsonNumber } from '../../domain/money.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { ApiError, conflict } from '../../http/errors.js';
-import type { Selectable } from 'kysely';
-import type { PaymentsTable } from '../../db/schema.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { PaymentsTable, ReceivablesTable } from '../../db/schema.js';
 import type { PricingStore } from './pricing.js';
 import { buildReceivables, conciliationCardNumber, netOf, type Sale, type SplitConfig } from './receivables.js';
 import { installmentRecord, type ReceivableRow } from './conciliation-json.js';
@@ -21,6 +21,8 @@ import { creditRefundBack, refundReceivables, type RefundMoneyDeps } from './ref
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
 const SWEEP_BATCH = 500;
+/** Receivables of a relayed batch per insert: about 30 columns each stay far below PostgreSQL's 65,535 parameters. */
+const RECEIVABLES_PER_INSERT = 1000;
 
 /** A card payment as settlement reads it (the payments module hands it over on each transition). */
 type PaymentRow = Selectable<PaymentsTable>;
@@ -114,9 +116,7 @@ export class SettlementService {
 
   /** Called beside every payments transition, in its transaction. */
   async onPaymentTransition(trx: Executor, payment: PaymentRow, from: string, to: string): Promise<void> {
-    if (from === 'Pending' && (to === 'Authorized' || to === 'Blocked')) {
-      await this.recordSale(trx, saleOfPayment(payment, to === 'Authorized' ? 'A' : 'B'));
-    } else if (from === 'Blocked' && to === 'Authorized') {
+    if (from === 'Blocked' && to === 'Authorized') {
       await receivablesRepository.release(trx, payment.payment_id);
       await this.settleDue(trx, this.today(), payment.payment_id);
     } else if (to === 'Canceled') {
@@ -181,20 +181,34 @@ export class SettlementService {
     return { lock: this.database.dialect === 'postgres', today: this.today(), scheduleSweep: (t: Executor, date: string) => this.scheduleSweep(t, date) };
   }
 
-  async recordSale(trx: Executor, sale: Sale): Promise<void> {
-    const rows = buildReceivables(sale, await this.pricing.get(trx, sale.merchantId));
-    await receivablesRepository.insert(trx, rows);
-    const today = this.today();
-    for (const date of new Set(rows.map((r) => r.expected_date))) {
-      if (date > today) await this.scheduleSweep(trx, date);
-    }
-    // Only a sale with an installment due today (Pix, or a late recording) can settle at once;
-    // a card sale's first receipt is 30 days out, so the common path skips the query.
-    if (sale.status === 'A' && rows.some((r) => r.expected_date <= today)) await this.settleDue(trx, today, sale.sourceId);
+  recordSale(trx: Executor, sale: Sale): Promise<void> {
+    return this.recordSales(trx, [sale]);
+  }
+
+  /**
+   * Card sales the acquirer authorized (A) or that anti-fraud holds (B), in the payments relay's
+   * transaction: their receivables in one insert per thousand rows, one sweep job per date.
+   */
+  onPaymentsAuthorized(trx: Executor, payments: PaymentRow[]): Promise<void> {
+    return this.recordSales(trx, payments.map((p) => saleOfPayment(p, p.status === 'Authorized' ? 'A' : 'B')));
   }
 
   private async scheduleSweep(trx: Executor, date: string): Promise<void> {
     await this.queue.enqueue(trx, { kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` });
+  }
+
+  private async recordSales(trx: Executor, sales: Sale[]): Promise<void> {
+    const rows: Insertable<ReceivablesTable>[] = [];
+    for (const sale of sales) rows.push(...buildReceivables(sale, await this.pricing.get(trx, sale.merchantId)));
+    for (let i = 0; i < rows.length; i += RECEIVABLES_PER_INSERT) await receivablesRepository.insert(trx, rows.slice(i, i + RECEIVABLES_PER_INSERT));
+    const today = this.today();
+    const dates = [...new Set(rows.map((r) => r.expected_date))].filter((date) => date > today).sort();
+    if (dates.length > 0) await this.queue.enqueueMany(trx, dates.map((date) => ({ kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` })));
+    // Only a sale with an installment due today (Pix, or a late recording) can settle at once;
+    // a card sale's first receipt is 30 days out, so the common path skips the query.
+    for (const sale of sales) {
+      if (sale.status === 'A' && rows.some((r) => r.source_id === sale.sourceId && r.expected_date <= today)) await this.settleDue(trx, today, sale.sourceId);
+    }
   }
 
   /** Settles a sale's installments already due (they would otherwise wait for a sweep that has run). */

@@ -198,29 +198,42 @@ const PAYMENT_EVENTS: Record<string, EventType> = {
   Paid: 'payment.paid',
 };
 
+/** One payment status change, as the notifications of it are made. */
+export interface PaymentChange {
+  payment: PaymentSubject;
+  oldStatus: string;
+  newStatus: string;
+  /** Business time of the change (ISO). */
+  at: string;
+}
+
 /**
  * A payment's status change: a TransactionStatus webhook for the statuses the seed notifies
  * (oldValue "" for a new transaction), its payment.<status> event, and the urlCallBack for every
  * change (Denied included).
  */
 export function recordPaymentChange(db: Executor, queue: JobQueue, p: PaymentSubject, oldStatus: string, newStatus: string, at: string): Promise<void> {
-  const events: AccountEvent[] = NOTIFIED_STATUSES.includes(newStatus)
-    ? [{ merchantId: p.merchant_id, accountNumber: Number(p.account_number), type: 'TransactionStatus', nsu: p.nsu ?? '', codAuth: p.authorization_code ?? '', installmentNumber: 0, oldValue: oldStatus, newValue: newStatus, at }]
-    : [];
-  const callbacks: PaymentCallback[] = p.url_callback
-    ? [{ merchantId: p.merchant_id, accountNumber: Number(p.account_number), url: p.url_callback, paymentId: p.payment_id, status: newStatus, referenceTransaction: p.reference_transaction, amount: Number(p.amount), at }]
-    : [];
-  const type = PAYMENT_EVENTS[newStatus];
-  const business: BusinessEvent[] = type
-    ? [
-        {
-          merchantId: p.merchant_id,
-          accountNumber: Number(p.account_number),
-          type,
-          at,
-          data: { paymentId: p.payment_id, oldStatus, status: newStatus, amount: Number(p.amount), referenceTransaction: p.reference_transaction, nsu: p.nsu, authorizationCode: p.authorization_code },
-        },
-      ]
-    : [];
+  return recordPaymentChanges(db, queue, [{ payment: p, oldStatus, newStatus, at }]);
+}
+
+/** The notifications of many payment changes at once (the payments relay's batch), in their order: one subscription read, one insert. */
+export function recordPaymentChanges(db: Executor, queue: JobQueue, changes: PaymentChange[]): Promise<void> {
+  const events: AccountEvent[] = [];
+  const callbacks: PaymentCallback[] = [];
+  const business: BusinessEvent[] = [];
+  for (const { payment: p, oldStatus, newStatus, at } of changes) {
+    const account = Number(p.account_number);
+    if (NOTIFIED_STATUSES.includes(newStatus)) {
+      events.push({ merchantId: p.merchant_id, accountNumber: account, type: 'TransactionStatus', nsu: p.nsu ?? '', codAuth: p.authorization_code ?? '', installmentNumber: 0, oldValue: oldStatus, newValue: newStatus, at });
+    }
+    if (p.url_callback) {
+      callbacks.push({ merchantId: p.merchant_id, accountNumber: account, url: p.url_callback, paymentId: p.payment_id, status: newStatus, referenceTransaction: p.reference_transaction, amount: Number(p.amount), at });
+    }
+    const type = PAYMENT_EVENTS[newStatus];
+    if (type) {
+      const data = { paymentId: p.payment_id, oldStatus, status: newStatus, amount: Number(p.amount), referenceTransaction: p.reference_transaction, nsu: p.nsu, authorizationCode: p.authorization_code };
+      business.push({ merchantId: p.merchant_id, accountNumber: account, type, at, data });
+    }
+  }
   return recordNotifications(db, queue, events, callbacks, business);
 }
