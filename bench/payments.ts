@@ -72,6 +72,7 @@ async function main() {
     );
     console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up, acquirer ${acquirer}`);
     let next = 0;
+    const before = { statements: await statementsSent(server.url), commits: await commitsOf(engine, databaseUrl), payments: await countPayments(databaseUrl) };
     const figures = await load({
       url: `${server.url}/gateway/v1/payments`,
       connections: CONNECTIONS,
@@ -79,6 +80,11 @@ async function main() {
       requests: [{ method: 'POST', headers, setupRequest: (req: any) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
     }, 3, engine === 'postgres' ? () => analyze(databaseUrl) : undefined);
     const authorized = await countAuthorized(databaseUrl);
+    // What trails the sales (the relay) is done within a second; pg_stat_database is flushed within one too.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const made = (await countPayments(databaseUrl)) - before.payments;
+    const statements = ((await statementsSent(server.url)) - before.statements) / made;
+    const commits = engine === 'postgres' ? ((await commitsOf(engine, databaseUrl))! - before.commits!) / made : undefined;
 
     console.log(`(autocannon shares this 2-core machine with the server${standin ? ' and the Cielo stand-in' : ''})`);
     if (engine === 'postgres') console.log('(ANALYZE after the warm-up: the first autovacuum analyze a deployment gets within its first minute)');
@@ -87,6 +93,11 @@ async function main() {
     console.log(line('ceiling: Fastify JSON echo', ceiling.fastify));
     console.log(line('POST /v1/payments', figures));
     console.log(`  ratio to Fastify echo: ${(figures.rps / ceiling.fastify.rps).toFixed(3)}; Authorized rows in the database: ${authorized}`);
+    console.log(
+      `  per payment, everything the server sent (the path, the relay's batches, the worker's polls): ${statements.toFixed(2)} statements` +
+        (commits === undefined ? '' : `, ${commits.toFixed(2)} commits (pg_stat_database)`) +
+        `; the path alone is held to 6 and 2 by test/payments/statement-budget.test.ts`,
+    );
   } finally {
     await server.stop();
     standin?.stop();
@@ -114,6 +125,30 @@ async function analyze(databaseUrl: string): Promise<void> {
   await client.connect();
   await client.query('analyze');
   await client.end();
+}
+
+/** gateway_db_statements_total summed over its verbs, from the server's /metrics. */
+async function statementsSent(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return [...text.matchAll(/^gateway_db_statements_total\{[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+}
+
+/** PostgreSQL: the transactions committed in the bench's own database so far. */
+async function commitsOf(engine: string, databaseUrl: string): Promise<number | undefined> {
+  if (engine !== 'postgres') return undefined;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  const { rows } = await client.query('select xact_commit from pg_stat_database where datname = current_database()');
+  await client.end();
+  return Number(rows[0].xact_commit);
+}
+
+async function countPayments(databaseUrl: string): Promise<number> {
+  const { openDatabase } = await import('../src/db/connection.js');
+  const database = await openDatabase(databaseUrl);
+  const row = await database.db.selectFrom('payments').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  await database.close();
+  return Number(row.n);
 }
 
 async function countAuthorized(databaseUrl: string): Promise<number> {

@@ -41,6 +41,8 @@ import { HttpPoster } from './modules/webhooks/http-post.js';
 import { DeliveryMetrics } from './modules/webhooks/metrics.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { GatewayMetrics } from './observability/metrics.js';
+import type { PaymentBacklog } from './observability/scraped.js';
+import type { StatementCounter } from './observability/statements.js';
 
 /**
  * Everything a request handler or job needs, built once per process. There is no global
@@ -99,6 +101,8 @@ export interface AppContext {
 export interface ContextOptions {
   /** An already open database (tests); otherwise `config.databaseUrl` is opened. */
   database?: Database;
+  /** Counts the statements of `database` (opened with its `log`): gateway_db_statements_total. */
+  statements?: StatementCounter;
   logger: Logger;
   /** Host name look-ups of webhook URLs in production (tests play DNS with their own). */
   resolveHost?: HostResolver;
@@ -116,6 +120,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     (await openDatabase(config.databaseUrl, {
       settings: config.databaseSettings,
       readUrl: config.databaseReadUrl,
+      queryLog: options.statements?.log,
       onConnectionError: (error) => options.logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
     }));
   await migrateToLatest(database);
@@ -130,7 +135,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
 
   const handlers = new JobHandlers();
   const streamSlots = new StreamSlots(config.conciliation.maxConcurrentPerMerchant);
-  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger });
+  // The payment service is built below; its backlog is read at scrape time.
+  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger, statements: options.statements, paymentBacklog: (): Promise<PaymentBacklog> => payments.backlog() });
   // The registry gives each kind its own max attempts.
   const queue = new JobQueue(database, clock, handlers, { metrics, logger: options.logger });
   const worker = new Worker(queue, handlers, clock, {

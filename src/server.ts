@@ -5,6 +5,7 @@ import { closeContext, createContext } from './context.js';
 import { openDatabaseWhenReady } from './db/connection.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { StatementCounter } from './observability/statements.js';
 
 /**
  * `npm start`: one binary for every role. ROLE=api serves HTTP, ROLE=worker runs jobs (and
@@ -14,13 +15,15 @@ async function main(): Promise<void> {
   const config = loadConfig();
   assertProductionSecrets(config);
   const logger = createLogger(config.logLevel);
+  const statements = new StatementCounter();
   const database = await openDatabaseWhenReady(config.databaseUrl, {
     settings: config.databaseSettings,
+    queryLog: statements.log,
     readUrl: config.databaseReadUrl,
     onConnectionError: (error) => logger.warn({ error: error.message }, 'database connection lost (it is replaced on the next use)'),
     log: (message, fields) => logger.warn(fields, message),
   });
-  const ctx = await createContext(config, { logger, database });
+  const ctx = await createContext(config, { logger, database, statements });
   const app = await buildApp(ctx, { apis: config.role !== 'worker' });
   await app.listen({ port: config.port, host: config.host });
   if (config.role !== 'api') ctx.worker.start();

@@ -3,16 +3,21 @@ import type { AcquirerCall, AcquirerMetrics } from '../acquirer/router.js';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import type { JobMetrics } from '../jobs/queue.js';
-import { QueueReader, scrapedMetrics, type QueueGroup, type ScrapeLogger } from './scraped.js';
+import type { StatementCounter } from './statements.js';
+import { QueueReader, scrapedMetrics, type PaymentBacklog, type QueueGroup, type ScrapeLogger } from './scraped.js';
 
 export interface GatewayMetricsDeps {
   database: Database;
   clock: Clock;
   /** The registered job kinds: each gets its queue series (0 when idle), so an alert never sees a series vanish. */
   kinds: () => string[];
+  /** What the payment path has left to its background passes (PaymentService.backlog). */
+  paymentBacklog?: () => Promise<PaymentBacklog>;
   logger?: ScrapeLogger;
   /** How long one reading of the job table serves scrapes (default 5 s). */
   cacheMs?: number;
+  /** The statements the database handle sends (its Kysely `log`), when it was opened with one. */
+  statements?: StatementCounter;
 }
 
 /**
@@ -65,7 +70,7 @@ export class GatewayMetrics implements AcquirerMetrics, JobMetrics {
 
   constructor(deps: GatewayMetricsDeps) {
     this.queueReader = new QueueReader(deps.database, deps.cacheMs, deps.logger);
-    this.scraped = scrapedMetrics({ ...deps, reader: this.queueReader });
+    this.scraped = [...scrapedMetrics({ ...deps, reader: this.queueReader }), ...statementMetrics(deps.statements)];
   }
 
   /**
@@ -112,4 +117,25 @@ export class GatewayMetrics implements AcquirerMetrics, JobMetrics {
   all(): Metric[] {
     return [this.payments, this.acquirerDuration, this.acquirerFailures, this.jobFailures, this.leaseExpiries, this.takeovers, ...this.scraped];
   }
+}
+
+/** gateway_db_statements_total, read from the counter at scrape time. */
+function statementMetrics(statements: StatementCounter | undefined): Metric[] {
+  if (!statements) return [];
+  const seen = new Map<string, number>();
+  const counter: Counter<'verb'> = new Counter({
+    name: 'gateway_db_statements_total',
+    help: 'Statements sent to the database by this process, by first word (select, insert, update, delete, with, begin, commit, rollback, other); PostgreSQL sends BEGIN and COMMIT as statements',
+    labelNames: ['verb'],
+    registers: [],
+    collect() {
+      for (const [verb, count] of statements.counts) {
+        const before = seen.get(verb) ?? 0;
+        if (count > before) counter.inc({ verb }, count - before);
+        else if (before === 0) counter.inc({ verb }, 0);
+        seen.set(verb, count);
+      }
+    },
+  });
+  return [counter];
 }

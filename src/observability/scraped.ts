@@ -84,6 +84,14 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /** Seconds from an ISO instant to `now` (0 for none or a future one): the lateness and age gauges, and the dashboard's job page. */
 export const secondsSince = (now: number, iso: string | null): number => (iso === null ? 0 : Math.max(0, (now - Date.parse(iso)) / 1000));
 
+/** What the payment path has left to its background passes. */
+export interface PaymentBacklog {
+  /** Business time the oldest payment still Pending was made, or null. */
+  oldestPendingAt: string | null;
+  /** Payment events the relay has not made effective yet. */
+  unrelayed: number;
+}
+
 export interface ScrapedDeps {
   database: Database;
   clock: Clock;
@@ -92,6 +100,7 @@ export interface ScrapedDeps {
   cacheMs?: number;
   /** The reading to share (GatewayMetrics shares it with the operator's dashboard); default a new one. */
   reader?: QueueReader;
+  paymentBacklog?: () => Promise<PaymentBacklog>;
 }
 
 /**
@@ -140,7 +149,7 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
 
   const age: Gauge<'kind'> = new Gauge({
     name: 'gateway_jobs_oldest_age_seconds',
-    help: 'Age of the oldest unfinished (pending or running) job of each kind: for payment.recover, the oldest payment still Pending',
+    help: 'Age of the oldest unfinished (pending or running) job of each kind',
     labelNames: ['kind'],
     registers: [],
     async collect() {
@@ -234,5 +243,44 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
     },
   });
 
-  return [depth, lateness, age, backlog, pool, closed, replicaLag, replicaInUse, routed];
+  return [depth, lateness, age, backlog, pool, closed, replicaLag, replicaInUse, routed, ...paymentGauges(deps)];
+}
+
+/** The payment path's background work: the oldest payment still Pending (a lost answer the recovery pass has not settled) and the relay's backlog. */
+function paymentGauges(deps: ScrapedDeps): Metric[] {
+  const read = deps.paymentBacklog;
+  if (!read) return [];
+  let cached: { at: number; reading: Promise<PaymentBacklog | null> } | undefined;
+  const reading = () => {
+    const now = performance.now();
+    if (!cached || now - cached.at >= (deps.cacheMs ?? DEFAULT_SCRAPE_CACHE_MS)) {
+      const fresh = withTimeout(read(), READ_TIMEOUT_MS).catch((error: unknown) => {
+        deps.logger?.warn({ error: errorMessage(error) }, 'metrics: the payment backlog could not be read; its series left out of this scrape');
+        return null;
+      });
+      cached = { at: now, reading: fresh };
+    }
+    return cached.reading;
+  };
+  const pending: Gauge = new Gauge({
+    name: 'gateway_payments_pending_oldest_seconds',
+    help: 'Age of the oldest payment still Pending (business clock): a payment answered in time leaves Pending within its acquirer call; one whose answer was lost waits for the recovery pass',
+    registers: [],
+    async collect() {
+      const backlog = await reading();
+      pending.reset();
+      if (backlog) pending.set(secondsSince(deps.clock.now().getTime(), backlog.oldestPendingAt));
+    },
+  });
+  const relay: Gauge = new Gauge({
+    name: 'gateway_payment_relay_backlog',
+    help: 'Payment events whose notifications and receivables the relay has not made yet (normally relayed within a second)',
+    registers: [],
+    async collect() {
+      const backlog = await reading();
+      relay.reset();
+      if (backlog) relay.set(backlog.unrelayed);
+    },
+  });
+  return [pending, relay];
 }

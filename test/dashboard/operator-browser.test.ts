@@ -84,7 +84,7 @@ describe.skipIf(!HAVE_CHROMIUM)(`operator dashboard in chromium (${testDialect})
     await page.getByRole('link', { name: 'Filas' }).click();
     await page.waitForURL(`${b.base}/dashboard/operator/jobs`);
     expect(await page.locator('h1').textContent()).toBe('Saúde das filas');
-    expect(await page.locator('table').first().textContent()).toContain('payment.recover');
+    expect(await page.locator('table').first().textContent()).toContain('refund.recover');
     await checkPage('operator-jobs');
   });
 

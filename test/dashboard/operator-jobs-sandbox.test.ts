@@ -37,7 +37,7 @@ describe(`operator dashboard: job queue health and the sandbox (${testDialect})`
     expect(cells('test.waiting')[2]).toMatch(/^1 min \d+ s$/);
     expect(cells('test.explode')).toEqual(['0', '0', '-', '1', '1']);
     // Every registered kind is listed, idle ones at 0.
-    expect(cells('payment.recover')).toEqual(['0', '0', '-', '0', '0']);
+    expect(cells('refund.recover')).toEqual(['0', '0', '-', '0', '0']);
     expect(page.body).toContain('boom: the test handler failed');
     expect(page.body).toContain('1/1');
   });

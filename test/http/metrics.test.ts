@@ -217,8 +217,9 @@ describe(`job queue and webhook backlog at scrape time (${testDialect})`, () => 
     // Registered kinds with nothing waiting are there, at 0: an alert never sees them vanish.
     expect(sample(text, 'gateway_jobs_queue_depth', { kind: 'billing.charge', status: 'pending' })).toBe(0);
     expect(sample(text, 'gateway_jobs_oldest_due_seconds', { kind: 'billing.charge' })).toBe(0);
-    // The approved payment's recovery job is gone: no payment is Pending.
-    expect(sample(text, 'gateway_jobs_oldest_age_seconds', { kind: 'payment.recover' })).toBe(0);
+    // The approved payment left Pending with its answer, and the relay has made its notification.
+    expect(sample(text, 'gateway_payments_pending_oldest_seconds')).toBe(0);
+    expect(sample(text, 'gateway_payment_relay_backlog')).toBe(0);
     expect(sample(text, 'gateway_jobs_oldest_age_seconds', { kind: 'test.waiting' })).toBeLessThan(60);
 
     // Within the cache window a second scrape reads nothing new.
@@ -227,6 +228,39 @@ describe(`job queue and webhook backlog at scrape time (${testDialect})`, () => 
     // A reader without a cache sees it (the gauges read through one like it).
     const groups = await new QueueReader(database, 0).read();
     expect(groups?.find((g) => g.kind === 'test.waiting' && g.status === 'pending')?.jobs).toBe(5);
+  });
+
+  it('reports the oldest payment still Pending and the events the relay has not made effective', async () => {
+    const fresh = await testApp();
+    try {
+      const m = await fresh.merchant();
+      const vaultId = await vault(fresh, m, '4111111111111111');
+      // The app's own inject: the relay is not drained after it, as in production before its next pass.
+      for (let i = 0; i < 2; i++) expect((await fresh.app.inject({ method: 'POST', url: PAY, headers: m.headers, payload: paymentBody({ vaultId }) })).statusCode).toBe(201);
+      const sandbox = fresh.ctx.acquirer.sandbox;
+      const silent: Acquirer = {
+        authorize: async () => {
+          throw new AcquirerUnavailable(true, 'socket hang up');
+        },
+        cancel: (request, context) => sandbox.cancel(request, context),
+        refund: (request, context) => sandbox.refund(request, context),
+        lookupRefund: (request, context) => sandbox.lookupRefund(request, context),
+        lookup: async () => {
+          throw new AcquirerUnavailable(true, 'down');
+        },
+        settleWindowMs: async () => 0,
+      };
+      expect((await new PaymentService(fresh.ctx, silent).create(m, paymentBody({ vaultId }) as never)).status).toBe(502);
+      const pending = await fresh.ctx.database.db.selectFrom('payments').select('created_at').where('status', '=', 'Pending').executeTakeFirstOrThrow();
+      expect(await fresh.ctx.payments.backlog()).toEqual({ oldestPendingAt: pending.created_at, unrelayed: 2 });
+      const text = await scrape(fresh);
+      expect(sample(text, 'gateway_payment_relay_backlog')).toBe(2);
+      expect(sample(text, 'gateway_payments_pending_oldest_seconds')).toBeGreaterThanOrEqual(0);
+      await fresh.ctx.payments.settleBackground();
+      expect((await fresh.ctx.payments.backlog()).unrelayed).toBe(0);
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('shares one read between scrapes within the cache window', async () => {

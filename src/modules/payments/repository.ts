@@ -194,4 +194,15 @@ export const paymentsRepository = {
   async setRecoverAt(db: Executor, paymentId: string, at: string): Promise<void> {
     await db.updateTable('payments').set({ recover_at: at }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').execute();
   },
+
+  /** The oldest Pending payment and the events still to relay (both through partial indexes: the rows are the backlog itself). */
+  async backlog(db: Executor): Promise<{ oldestPendingAt: string | null; unrelayed: number }> {
+    const row = await db
+      .selectNoFrom((eb) => [
+        eb.selectFrom('payments').select((q) => q.fn.min('created_at').as('v')).where('status', '=', 'Pending').as('oldest'),
+        eb.selectFrom('payment_events').select((q) => q.fn.countAll().as('v')).where('relayed', '=', 0).as('unrelayed'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { oldestPendingAt: (row.oldest as string | null) ?? null, unrelayed: Number(row.unrelayed ?? 0) };
+  },
 };

@@ -255,6 +255,11 @@ export class PaymentService {
     };
   }
 
+  /** For /metrics: the oldest payment still Pending and the events the relay has still to make effective. */
+  backlog(): Promise<{ oldestPendingAt: string | null; unrelayed: number }> {
+    return paymentsRepository.backlog(this.ctx.database.db);
+  }
+
   /** The recovery jobs of refunds (src/context.ts registers them). */
   jobs(): JobDefinition[] {
     // It keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
