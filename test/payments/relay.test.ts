@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
+import { testApp, type TestApp } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
 import { cardNumber, paymentBody, vault } from '../support/cards.js';
 import { subscribed, webhookMerchant } from '../webhooks/support.js';
@@ -17,7 +17,7 @@ const PAY = '/gateway/v1/payments';
  */
 describe(`the payments relay (${testDialect})`, () => {
   let t: TestApp;
-  let m: TestMerchant;
+  let m: Awaited<ReturnType<typeof webhookMerchant>>;
   let cards: string[];
   beforeAll(async () => {
     t = await testApp();

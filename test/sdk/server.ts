@@ -17,6 +17,7 @@ export async function runningGateway(env: Record<string, string> = {}): Promise<
   const t = await testApp({ env: { WORKER_POLL_MS: '50', ...env } });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   t.ctx.worker.start();
+  t.ctx.payments.startBackground({ recovery: true });
   const merchant = await t.merchant();
   const baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
   return { t, baseUrl, merchant, close: () => t.close() };

@@ -255,6 +255,15 @@ export class PaymentService {
     };
   }
 
+  /**
+   * In the caller's transaction: what these payments' outcomes still have to relay (their
+   * notifications, their receivables) is made first, so that a change that follows them (a
+   * billing concluded on its payment's outcome) is notified after them.
+   */
+  relayPending(trx: Executor, paymentIds: string[]): Promise<void> {
+    return relayPending(trx, this.ctx, paymentIds);
+  }
+
   /** For /metrics: the oldest payment still Pending and the events the relay has still to make effective. */
   backlog(): Promise<{ oldestPendingAt: string | null; unrelayed: number }> {
     return paymentsRepository.backlog(this.ctx.database.db);

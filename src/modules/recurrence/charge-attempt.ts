@@ -19,7 +19,7 @@ export interface ChargeDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment'>;
+  payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
   cards: Pick<CardService, 'getVault'>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
   pixRecurrences?: PixRecurrencePort;

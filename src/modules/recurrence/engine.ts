@@ -156,6 +156,8 @@ export class BillingEngine {
     }
     let blocked = false;
     await this.ctx.database.db.transaction().execute(async (trx) => {
+      // The payment's own events (payment.denied, ...) come before the billing's.
+      if (result.payment) await this.ctx.payments.relayPending(trx, [paymentId]);
       blocked = await this.recordIn(trx, state, attempt, paymentId, result, decision);
     });
     // After the commit: a rolled-back block is never reported.
