@@ -33,7 +33,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description Ready when the database answers and migrations are applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.
+         * @description Ready when the database answers, takes writes and has its migrations applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.
          */
         get: operations["getReadiness"];
         put?: never;

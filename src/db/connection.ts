@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, sql, type LogConfig, type Transaction } from 'kysely';
+import type pg from 'pg';
+import { Kysely, PostgresDialect, sql, type LogConfig, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import { ReadReplica } from './read-replica.js';
-import { openPostgresPool, type PostgresPool, type PostgresPoolStats } from './postgres.js';
+import { openPostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
 import { SqliteReaders } from './sqlite-readers.js';
@@ -21,9 +22,9 @@ export interface Database {
   poolStats?(): PoolStats;
   /**
    * The drivers under Kysely, for the few reads where building objects per row is the cost
-   * (streamed range searches: rows as arrays from one prepared statement).
+   * (streamed range searches: rows as arrays, src/db/pg-rows.ts).
    */
-  raw?: { sqlite: SQLite.Database } | { postgres: Pick<PostgresPool, 'reserve'> };
+  raw?: { sqlite: SQLite.Database } | { postgres: pg.Pool };
   /** PostgreSQL with DATABASE_READ_URL: the replica that reads which decide nothing may use (src/db/read-replica.ts). */
   replica?: ReadReplica<Database>;
   /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
@@ -31,7 +32,6 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** postgres.js does not tell how many of its connections are open; it is told what its holders hold and wait for. */
 export type PoolStats = PostgresPoolStats;
 
 /** A Kysely handle that is either the database or an open transaction. */
@@ -48,7 +48,7 @@ export interface OpenOptions {
   settings?: DatabaseSettings;
   /** PostgreSQL: a streaming replica (DATABASE_READ_URL), opened beside the primary. */
   readUrl?: string;
-  /** PostgreSQL: where a failure to get a connection is reported (no host answered, the pool's wait ran out). */
+  /** PostgreSQL: where an idle connection that died is reported (it is replaced on the next use). */
   onConnectionError?: (error: Error) => void;
   /** Kysely's query log: the public hook through which the statement budget test counts statements. */
   queryLog?: LogConfig;
@@ -138,9 +138,9 @@ async function openPostgres(url: string, options: OpenOptions & { replicaOf?: bo
   const schema = options.schema;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
   const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
-  const pool = openPostgresPool(url, settings, { max: options.poolSize ?? settings.poolSize, schema, onConnectionError: options.onConnectionError });
-  const db = new Kysely<DB>({ dialect: pool.dialect, log: options.queryLog });
-  const database: Database = { db, dialect: 'postgres', schema, poolStats: pool.stats, raw: { postgres: pool }, close: () => db.destroy() };
+  const { pool, stats } = openPostgresPool(url, settings, { max: options.poolSize ?? settings.poolSize, schema, onConnectionError: options.onConnectionError });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), log: options.queryLog });
+  const database: Database = { db, dialect: 'postgres', schema, poolStats: stats, raw: { postgres: pool }, close: () => db.destroy() };
   if (schema && !options.replicaOf) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   if (options.readUrl) {
     // The replica has the primary's schema (it is created there, never here: a standby is read-only).

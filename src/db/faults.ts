@@ -19,20 +19,16 @@ const UNAVAILABLE_SQLSTATES = new Set([
 const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * postgres.js's codes for a connection that closed, never came or was ended, and the pool's own
- * (src/db/postgres.ts): no free connection within the connect timeout, no answer within the query timeout.
+ * node-postgres's messages: a connection that died under a statement or never came (refused,
+ * no free connection or no connect within DB_CONNECT_TIMEOUT_MS), a client already broken, and
+ * its answer timeout (query_timeout).
  */
-const UNAVAILABLE_CLIENT_CODES = new Set(['CONNECTION_CLOSED', 'CONNECT_TIMEOUT', 'CONNECTION_DESTROYED', 'CONNECTION_ENDED', 'QUERY_TIMEOUT']);
-
-/** node-postgres's messages for a connection that died or never came (the tools that still use it), and the query timeout. */
 const UNAVAILABLE_MESSAGES = [
   /^Connection terminated/,
   /^timeout exceeded when trying to connect/,
   /^Query read timeout/,
   /^Client has encountered a connection error/,
-  /^Connection ended unexpectedly/,
   /Client was closed and is not queryable/,
-  /^terminating connection/,
 ];
 
 export function isDatabaseUnavailable(error: unknown): boolean {
@@ -40,7 +36,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string') {
       // Class 08: connection exceptions.
-      if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || UNAVAILABLE_CLIENT_CODES.has(code)) return true;
+      if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code)) return true;
       // SQLite: another writer held the lock past busy_timeout.
       if (code === 'SQLITE_BUSY' || code === 'SQLITE_BUSY_SNAPSHOT' || code === 'SQLITE_LOCKED') return true;
     }

@@ -177,7 +177,7 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
 
   const pool: Gauge<'state'> = new Gauge({
     name: 'gateway_db_pool_connections',
-    help: 'Database connections: PostgreSQL busy (held by a query or transaction), waiting (queries queued for a connection) and max (DB_POOL_SIZE). SQLite has one connection and no pool: total 1',
+    help: 'Database connections: PostgreSQL total (open), idle, busy (held by a query or transaction), waiting (queries queued for a connection) and max (DB_POOL_SIZE). SQLite has one connection and no pool: total 1',
     labelNames: ['state'],
     registers: [],
     collect() {
@@ -187,6 +187,8 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
         pool.set({ state: 'total' }, 1);
         return;
       }
+      pool.set({ state: 'total' }, stats.total);
+      pool.set({ state: 'idle' }, stats.idle);
       pool.set({ state: 'busy' }, stats.busy);
       pool.set({ state: 'waiting' }, stats.waiting);
       pool.set({ state: 'max' }, stats.max);

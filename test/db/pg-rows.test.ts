@@ -2,18 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connection.js';
 import { arrayRows } from '../../src/db/pg-rows.js';
-import { openPostgresPool, postgresJsUrl, type PostgresPool } from '../../src/db/postgres.js';
+import { openPostgresPool } from '../../src/db/postgres.js';
 import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/settings.js';
 import { TEST_DATABASE_URL, testDialect } from '../support/database.js';
 
 /**
  * The array reads of the streamed range searches and listings (src/db/pg-rows.ts): the values
- * the ordinary row objects hold, by position, with int8 as numbers; and the URL forms the pool takes.
+ * the ordinary row objects hold, by position, with int8 as numbers.
  */
 describe.skipIf(testDialect !== 'postgres')('rows as arrays (PostgreSQL)', () => {
-  let opened: PostgresPool;
+  let opened: ReturnType<typeof openPostgresPool>['pool'];
   beforeAll(() => {
-    opened = openPostgresPool(TEST_DATABASE_URL, DEFAULT_DATABASE_SETTINGS, { max: 2 });
+    opened = openPostgresPool(TEST_DATABASE_URL, DEFAULT_DATABASE_SETTINGS, { max: 2 }).pool;
   });
   afterAll(() => opened.end());
 
@@ -22,7 +22,7 @@ describe.skipIf(testDialect !== 'postgres')('rows as arrays (PostgreSQL)', () =>
     const values = [all, '\\', '\\N', 'a\\tb', '"quoted"', 'ção \u2028 😀', '', 'tab\there\nnew\rline'];
     const list = values.map((_, i) => `($${i + 1}::text, ${i})`).join(', ');
     const text = `select v, length(v), null::text from (values ${list}) as t(v, n) order by n`;
-    const objects = await opened.client.unsafe(text, values);
+    const { rows: objects } = await opened.query<Record<string, unknown>>(text, values);
     const rows = await arrayRows(opened, text, values);
     expect(rows).toEqual(objects.map((o) => Object.values(o)));
     expect(rows.map((r) => r[0])).toEqual(values);
@@ -52,20 +52,6 @@ describe.skipIf(testDialect !== 'postgres')('rows as arrays (PostgreSQL)', () =>
       expect((await sql<{ v: number }>`select n as v from generate_series(1, 2) as n`.execute(database.db)).rows).toEqual([{ v: 1 }, { v: 2 }]);
     } finally {
       await database.close();
-    }
-  });
-});
-
-describe('PostgreSQL URLs', () => {
-  it("drops libpq's target_session_attrs=any (postgres.js's default), asks read-write as primary, keeps every other form", () => {
-    expect(postgresJsUrl('postgres://u@h1:5432,h2:5432/db?target_session_attrs=any')).toBe('postgres://u@h1:5432,h2:5432/db');
-    expect(postgresJsUrl('postgres://u@h1,h2/db?target_session_attrs=any&sslmode=disable')).toBe('postgres://u@h1,h2/db?sslmode=disable');
-    expect(postgresJsUrl('postgres://u@h1,h2/db?sslmode=disable&target_session_attrs=any')).toBe('postgres://u@h1,h2/db?sslmode=disable');
-    // read-write is asked as primary: postgres.js's read-write check takes a PostgreSQL 14+ hot standby.
-    expect(postgresJsUrl('postgres://u@h1:5432,h2:5432/db?target_session_attrs=read-write')).toBe('postgres://u@h1:5432,h2:5432/db?target_session_attrs=primary');
-    expect(postgresJsUrl('postgres://u@h1,h2/db?target_session_attrs=read-write&sslmode=disable')).toBe('postgres://u@h1,h2/db?target_session_attrs=primary&sslmode=disable');
-    for (const kept of ['postgres://u@h/db?target_session_attrs=primary', 'postgres://u@h/db?target_session_attrs=standby', 'postgres://u@h/db']) {
-      expect(postgresJsUrl(kept)).toBe(kept);
     }
   });
 });

@@ -17,7 +17,7 @@ describe('DATABASE_READ_URL and DB_READ_MAX_LAG_SECONDS', () => {
     expect(loadConfig({}).databaseSettings.readMaxLagSeconds).toBe(10);
     expect(loadConfig({ DB_READ_MAX_LAG_SECONDS: '0' }).databaseSettings.readMaxLagSeconds).toBe(0);
     for (const bad of ['-1', 'soon', '86401']) expect(() => loadConfig({ DB_READ_MAX_LAG_SECONDS: bad }), bad).toThrow(/DB_READ_MAX_LAG_SECONDS/);
-    const pg = { DATABASE_URL: 'postgres://u@h1,h2/db?target_session_attrs=read-write' };
+    const pg = { DATABASE_URL: 'postgres://u@h1/db' };
     expect(loadConfig({ ...pg, DATABASE_READ_URL: 'postgres://u@h2/db' }).databaseReadUrl).toBe('postgres://u@h2/db');
     expect(() => loadConfig({ DATABASE_READ_URL: 'postgres://u@h2/db' })).toThrow(/DATABASE_READ_URL/);
     expect(() => loadConfig({ ...pg, DATABASE_READ_URL: 'sqlite:./x.db' })).toThrow(/DATABASE_READ_URL/);

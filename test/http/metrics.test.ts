@@ -177,6 +177,8 @@ describe(`business metrics (${testDialect})`, () => {
   it('reports the database pool', async () => {
     const text = await scrape(t);
     if (testDialect === 'postgres') {
+      expect(sample(text, 'gateway_db_pool_connections', { state: 'total' })).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'gateway_db_pool_connections', { state: 'idle' })).toBeGreaterThanOrEqual(0);
       expect(sample(text, 'gateway_db_pool_connections', { state: 'busy' })).toBeGreaterThanOrEqual(0);
       expect(sample(text, 'gateway_db_pool_connections', { state: 'max' })).toBeGreaterThanOrEqual(1);
       expect(sample(text, 'gateway_db_pool_connections', { state: 'waiting' })).toBe(0);

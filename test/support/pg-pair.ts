@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,8 +7,8 @@ import { join } from 'node:path';
 /**
  * A PostgreSQL primary and a synchronous streaming standby built from the installed server
  * binaries (Debian's /usr/lib/postgresql/<version>/bin), in a temporary directory, on free
- * ports: what the failover tests kill and promote. As root, the binaries run as the `postgres`
- * system user (initdb refuses root).
+ * ports, behind HAProxy (Debian's `haproxy`) as the one endpoint: what the failover tests kill
+ * and promote. As root, the binaries run as the `postgres` system user (initdb refuses root).
  */
 export function postgresBin(): string | undefined {
   const base = '/usr/lib/postgresql';
@@ -33,6 +33,10 @@ function runAs(): string | undefined | null {
 /** The binaries are there and can be run (as root: through runuser, as the postgres user). */
 export function canBuildPair(): boolean {
   return postgresBin() !== undefined && runAs() !== null && (process.getuid?.() !== 0 || existsSync('/usr/sbin/runuser') || existsSync('/sbin/runuser'));
+}
+
+export function haproxyBin(): string | undefined {
+  return ['/usr/sbin/haproxy', '/usr/local/sbin/haproxy', '/usr/bin/haproxy'].find((path) => existsSync(path));
 }
 
 export async function freePort(): Promise<number> {
@@ -115,10 +119,44 @@ export class PostgresPair {
     return this.run('psql', ['-h', '127.0.0.1', '-p', String(node.port), '-U', 'postgres', '-d', 'postgres', '-Atc', text]).trim();
   }
 
-  /** The libpq multi-host URL of the pair: whichever host takes writes. */
-  url(): string {
-    return `postgres://postgres@127.0.0.1:${this.primary.port},127.0.0.1:${this.standby.port}/postgres?target_session_attrs=read-write`;
+  /**
+   * HAProxy in front of the pair, as a Patroni or repmgr setup has it: TCP, the primary as the
+   * server and the standby as `backup` (sent connections only while the primary is down),
+   * checked every 250 ms, down after 2 failed checks, and the sessions of a server marked down
+   * closed at once. Returns the endpoint's URL (DATABASE_URL).
+   */
+  async startProxy(): Promise<string> {
+    const port = await freePort();
+    const config = join(this.dir, 'haproxy.cfg');
+    writeFileSync(
+      config,
+      [
+        'global',
+        '  maxconn 500',
+        'defaults',
+        '  mode tcp',
+        '  timeout connect 1s',
+        '  timeout client 1h',
+        '  timeout server 1h',
+        '  timeout check 1s',
+        'listen postgres',
+        `  bind 127.0.0.1:${port}`,
+        '  default-server inter 250ms fall 2 rise 2 on-marked-down shutdown-sessions',
+        `  server primary 127.0.0.1:${this.primary.port} check`,
+        `  server standby 127.0.0.1:${this.standby.port} check backup`,
+        '',
+      ].join('\n'),
+    );
+    this.proxy = spawn(haproxyBin()!, ['-db', '-f', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    this.proxy.stderr!.on('data', (d) => (this.proxyLog = (this.proxyLog + d).slice(-10_000)));
+    this.proxyPort = port;
+    await until(() => this.query({ name: 'haproxy', port, data: '' }, 'select pg_is_in_recovery()') === 'f', 15_000, () => `HAProxy to send to the primary: ${this.proxyLog}`);
+    return `postgres://postgres@127.0.0.1:${port}/postgres`;
   }
+
+  proxy: ChildProcess | undefined;
+  proxyPort = 0;
+  proxyLog = '';
 
   log(node: Node): string {
     try {
@@ -129,6 +167,7 @@ export class PostgresPair {
   }
 
   stop(): void {
+    this.proxy?.kill('SIGKILL');
     for (const node of [this.primary, this.standby]) {
       if (!node) continue;
       try {

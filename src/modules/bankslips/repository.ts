@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
-import type { PostgresPool } from '../../db/postgres.js';
+import type pg from 'pg';
 import type { ListColumns } from './list-columns.js';
 import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
@@ -90,7 +90,7 @@ export const bankSlipsRepository = {
    * The same page on PostgreSQL as rows of columns (src/db/pg-rows.ts), made JSON by the
    * caller (list-columns.ts): the same rows, order and keyset as listJsonPage.
    */
-  async listColumnsPage(pool: Pick<PostgresPool, 'reserve'>, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
+  async listColumnsPage(pool: pg.Pool, shape: ListColumns, accountNumber: number, column: DateColumn, range: ListRange, limit: number, after?: ListCursor): Promise<unknown[][]> {
     const { where, parameters } = listWhere('postgres', accountNumber, column, range, after);
     parameters.push(limit);
     const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit $${parameters.length}`;

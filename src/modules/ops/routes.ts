@@ -35,18 +35,21 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
       operationId: 'getReadiness',
       security: [],
       summary: 'Readiness',
-      description: 'Ready when the database answers and migrations are applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.',
+      description: 'Ready when the database answers, takes writes and has its migrations applied. `acquirer` names the default connector; `warnings` says when production charges through the sandbox acquirer.',
       response: {
         200: Type.Object({ status: Type.Literal('ready'), acquirer: Type.String(), warnings: Type.Optional(Type.Array(Type.String())) }),
         ...errorResponses(503),
       },
     },
     handler: async (_request, reply) => {
+      let standby = false;
       try {
         // A database that drops traffic must not hang the probe: not ready after READY_TIMEOUT_MS.
         await withTimeout(
           (async () => {
-            await sql`select 1`.execute(ctx.database.db);
+            // Through a failover endpoint the server answering may be a standby not promoted yet.
+            if (ctx.database.dialect === 'postgres') standby = (await sql<{ standby: boolean }>`select pg_is_in_recovery() as standby`.execute(ctx.database.db)).rows[0]!.standby;
+            else await sql`select 1`.execute(ctx.database.db);
             migrated ||= await migrationsApplied(ctx.database);
           })(),
           READY_TIMEOUT_MS,
@@ -54,6 +57,7 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
       } catch {
         return reply.code(503).send([{ tag: 'database_unreachable', description: 'The database does not answer.' }]);
       }
+      if (standby) return reply.code(503).send([{ tag: 'database_read_only', description: 'The database takes no writes (a standby: a failover is under way).' }]);
       if (!migrated) return reply.code(503).send([{ tag: 'migrations_pending', description: 'Database migrations are not applied.' }]);
       const acquirer = ctx.acquirer.defaultIsSandbox ? 'sandbox' : 'cielo';
       const warnings = ctx.config.mode === 'production' && acquirer === 'sandbox' ? [SANDBOX_IN_PRODUCTION_WARNING] : undefined;

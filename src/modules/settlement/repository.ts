@@ -88,7 +88,7 @@ const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Stateme
 
 /**
  * Runs a range page's SQL with rows as arrays: on the driver's own handle when the database
- * exposes one (a prepared statement on SQLite, postgres.js's `.values()`: see src/db/pg-rows.ts),
+ * exposes one (a prepared statement on SQLite, node-postgres's array rows: see src/db/pg-rows.ts),
  * else through Kysely.
  */
 async function rowsAsArrays(database: Database, text: string, parameters: unknown[]): Promise<ColumnValues[]> {
