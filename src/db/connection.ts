@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, sql, type Transaction } from 'kysely';
+import { Kysely, sql, type KyselyConfig, type Transaction } from 'kysely';
 import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import { ReadReplica } from './read-replica.js';
@@ -50,13 +50,15 @@ export interface OpenOptions {
   readUrl?: string;
   /** PostgreSQL: where a failure to get a connection is reported (no host answered, the pool's wait ran out). */
   onConnectionError?: (error: Error) => void;
+  /** Kysely's own `log` hook: every statement run through the query layer (the benches and tests count them). */
+  queryLog?: KyselyConfig['log'];
 }
 
 export async function openDatabase(url: string, options: OpenOptions = {}): Promise<Database> {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     return openPostgres(url, options);
   }
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.readerThreads ?? (options.settings ?? DEFAULT_DATABASE_SETTINGS).readerThreads);
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.readerThreads ?? (options.settings ?? DEFAULT_DATABASE_SETTINGS).readerThreads, options.queryLog);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`);
 }
 
@@ -66,7 +68,7 @@ const SQLITE_WAL_KEEP_BYTES = 1_073_741_824;
 /** A reader thread's own page cache: its reads are large scans served mostly through mmap, so less than the writer's. */
 const READER_CACHE_KB = 8_192;
 
-function openSqlite(path: string, readerThreads: number): Database {
+function openSqlite(path: string, readerThreads: number, log?: KyselyConfig['log']): Database {
   const memory = path === ':memory:' || path === '';
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(memory ? ':memory:' : path);
@@ -93,7 +95,7 @@ function openSqlite(path: string, readerThreads: number): Database {
   // Reads of large result sets (listings, searches) go through the page cache without copies.
   if (!memory) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const cache = withStatementCache(sqlite);
-  const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, (text) => cache.prepare(text)) });
+  const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, (text) => cache.prepare(text)), log });
   const checkpointer = memory ? undefined : startCheckpointer(path);
   // An in-memory database is this connection's alone: no other connection can read it.
   const readers = memory || readerThreads === 0 ? undefined : new SqliteReaders(path, readerThreads, { mmapSize: SQLITE_MMAP_BYTES, cacheKb: READER_CACHE_KB });
@@ -137,7 +139,7 @@ async function openPostgres(url: string, options: OpenOptions & { replicaOf?: bo
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error('invalid schema name');
   const settings = options.settings ?? DEFAULT_DATABASE_SETTINGS;
   const pool = openPostgresPool(url, settings, { max: options.poolSize ?? settings.poolSize, schema, onConnectionError: options.onConnectionError });
-  const db = new Kysely<DB>({ dialect: pool.dialect });
+  const db = new Kysely<DB>({ dialect: pool.dialect, log: options.queryLog });
   const database: Database = { db, dialect: 'postgres', schema, poolStats: pool.stats, raw: { postgres: pool }, close: () => db.destroy() };
   if (schema && !options.replicaOf) await sql`create schema if not exists ${sql.id(schema)}`.execute(db);
   if (options.readUrl) {
