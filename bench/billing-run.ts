@@ -65,7 +65,7 @@ async function main() {
   const ceilingBefore = await databaseCeiling(engine);
   const { url, cleanup } = await benchDatabase(engine, 'bench_billing');
   const standin = CIELO ? await startStandIn() : undefined;
-  const passOn = Object.fromEntries(['WORKER_CONCURRENCY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+  const passOn = Object.fromEntries(['WORKER_CONCURRENCY', 'BILLING_CONCURRENCY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: url, ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', ...passOn, ...(standin ? gatewayEnvFor(standin) : {}) });
   // Every statement through the query layer (Kysely's log hook), counted while the run lasts.
   const statements = new StatementCount();
@@ -181,7 +181,8 @@ async function main() {
         `the target < ${REFERENCE.target} s there is < ${((REFERENCE.target * REFERENCE.ceiling) / ceiling).toFixed(0)} s at this run's ceiling`,
     );
     console.log(`  billings Paid ${paid}, next billings issued ${issued}, payments ${payments} (Authorized ${authorized})`);
-    console.log(`  statements through the query layer: ${(statements.total / Math.max(paid, 1)).toFixed(2)} per billing charge (${statements.total} in all; transaction control not counted)`);
+    const commits = engine === 'postgres' ? `, and ${(statements.commits / Math.max(paid, 1)).toFixed(2)} transactions (BEGIN ... COMMIT)` : ' (transactions: SQLite commits them in groups, outside the query layer)';
+    console.log(`  statements through the query layer: ${(statements.total / Math.max(paid, 1)).toFixed(2)} per billing charge (${statements.total} in all)${commits}; autocommitted statements are transactions of their own`);
     console.log(`    by table: ${statements.perTable(paid)}`);
     console.log(`  RSS before ${(rssBefore / MB).toFixed(0)} MB, peak ${(rssPeak / MB).toFixed(0)} MB, after ${(rssAfter / MB).toFixed(0)} MB`);
     // File-backed pages are the database file read through mmap (SQLite's mmap_size): the kernel's, not the process's heap.
@@ -212,14 +213,23 @@ main().catch((error) => {
   process.exit(1);
 });
 
-/** Statements by what they do to which table (`insert payments`), while `counting`. */
+/**
+ * Statements by what they do to which table (`insert payments`), while `counting`. Transaction
+ * control is counted apart: PostgreSQL's BEGIN and COMMIT go through the query layer, SQLite's
+ * group commit runs its own.
+ */
 class StatementCount {
   counting = false;
   total = 0;
+  commits = 0;
   private readonly kinds = new Map<string, number>();
 
   add(text: string): void {
     if (!this.counting) return;
+    if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(text)) {
+      if (/^\s*commit/i.test(text)) this.commits++;
+      return;
+    }
     this.total++;
     const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?';
     const table = /\b(?:from|into|update)\s+"?(\w+)"?/i.exec(text)?.[1] ?? '?';
