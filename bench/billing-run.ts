@@ -17,16 +17,24 @@ import { sql } from 'kysely';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
 import { createContext } from '../src/context.js';
+import { openDatabase } from '../src/db/connection.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { CHARGE_JOB, chargeKey } from '../src/modules/recurrence/engine.js';
-import { benchDatabase, databaseCeiling, visaNumber } from './support.js';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { gatewayEnvFor } from '../test/standins/cielo.js';
+import { benchDatabase, databaseCeiling, root, visaNumber, visaNumberEndingIn } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const N = Number(process.argv[3] ?? 100_000);
 const CARDS = 1000;
 const BATCH = 1000;
 const MB = 1024 * 1024;
+/** ACQUIRER=cielo: charged through the Cielo connector against the stand-in answering in 50 ms. */
+const CIELO = process.env.ACQUIRER === 'cielo';
+const CIELO_LATENCY_MS = 50;
+const SPREAD = process.env.BENCH_DUE === 'spread';
 
 /**
  * Linux keeps the process's peak RSS (VmHWM); writing 5 to clear_refs resets it. A timer
@@ -56,8 +64,13 @@ async function main() {
   const REFERENCE = engine === 'sqlite' ? { ceiling: 25_000, target: 60, what: 'five-row transactions/s' } : { ceiling: 3_300, target: 120, what: 'commits/s on 32 connections' };
   const ceilingBefore = await databaseCeiling(engine);
   const { url, cleanup } = await benchDatabase(engine, 'bench_billing');
-  const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: url, ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10' });
-  const ctx = await createContext(config, { logger: createLogger('warn') });
+  const standin = CIELO ? await startStandIn() : undefined;
+  const passOn = Object.fromEntries(['WORKER_CONCURRENCY', 'BILLING_CONCURRENCY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
+  const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: url, ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', ...passOn, ...(standin ? gatewayEnvFor(standin) : {}) });
+  // Every statement through the query layer (Kysely's log hook), counted while the run lasts.
+  const statements = new StatementCount();
+  const database = await openDatabase(url, { settings: config.databaseSettings, queryLog: (event) => statements.add(event.query.sql) });
+  const ctx = await createContext(config, { logger: createLogger('warn'), database });
   const app = await buildApp(ctx);
   await app.ready();
   const admin = { authorization: `Bearer ${ctx.adminApiKey}` };
@@ -68,14 +81,16 @@ async function main() {
     if (lifted.statusCode !== 200) throw new Error(lifted.body);
     const vaults: string[] = [];
     for (let i = 0; i < CARDS; i++) {
-      vaults.push((await ctx.cards.createVault(merchant.merchantId, { cardNumber: visaNumber(2_000_000 + i), expirationMonth: '12', expirationYear: '2035' }, 'BENCH BUYER')).vaultId);
+      vaults.push((await ctx.cards.createVault(merchant.merchantId, { cardNumber: CIELO ? visaNumberEndingIn(2_000_000 + i, '014') : visaNumber(2_000_000 + i), expirationMonth: '12', expirationYear: '2035' }, 'BENCH BUYER')).vaultId);
     }
     const planId = await ctx.recurrence.plans.create(principal, { name: 'Bench', description: 'Monthly', amount: 49.9, planType: 'Monthly', paymentMethod: 'CreditCard' });
     const plan = await ctx.database.db.selectFrom('plans').selectAll().where('plan_id', '=', planId).executeTakeFirstOrThrow();
 
-    // Every billing 1 due in one hour: the advance of a day below charges all of them.
+    // Every billing 1 due in one hour (BENCH_DUE=spread: one after another over the next 22 hours,
+    // as subscriptions made through the day fall due): the advance of a day charges all of them.
     const now = ctx.clock.now().toISOString();
-    const due = new Date(ctx.clock.now().getTime() + 3600_000).toISOString();
+    const firstDue = ctx.clock.now().getTime() + 3600_000;
+    const dueOf = (i: number) => new Date(SPREAD ? firstDue + Math.floor((i * 22 * 3600_000) / N) : firstDue).toISOString();
     const setupStart = performance.now();
     for (let offset = 0; offset < N; offset += BATCH) {
       const size = Math.min(BATCH, N - offset);
@@ -91,16 +106,16 @@ async function main() {
         created_at: now,
         updated_at: now,
       }));
-      const billings = subs.map((s) => ({
+      const billings = subs.map((s, i) => ({
         billing_id: randomUUID(),
         merchant_id: s.merchant_id,
         subscription_id: s.subscription_id,
         installment: 1,
         status: 'Opened',
         amount: plan.amount,
-        expire_at: due,
+        expire_at: dueOf(offset + i),
         attempts_made: 0,
-        next_attempt_at: due,
+        next_attempt_at: dueOf(offset + i),
         charging_payment_id: null,
         attempts_history: '[]',
         created_by: 'bench',
@@ -111,7 +126,7 @@ async function main() {
       const jobs = billings.map((b) => ({
         kind: CHARGE_JOB,
         payload: JSON.stringify({ billingId: b.billing_id, attempt: 0 }),
-        run_at: due,
+        run_at: b.expire_at,
         status: 'pending' as const,
         attempts: 0,
         max_attempts: 10,
@@ -138,8 +153,10 @@ async function main() {
     resetPeakRss();
     const cpuBefore = process.cpuUsage();
     const start = performance.now();
+    statements.counting = true;
     const res = await app.inject({ method: 'POST', url: '/sandbox/clock/advance', headers: admin, payload: { days: 1 } });
     const seconds = (performance.now() - start) / 1000;
+    statements.counting = false;
     const cpu = process.cpuUsage(cpuBefore);
     const rssAfter = process.memoryUsage().rss;
     const rssPeak = peakRss() ?? rssAfter;
@@ -153,7 +170,7 @@ async function main() {
     const payments = await count('payments', (q) => q.where('billing_id', 'is not', null));
     const authorized = await count('payments', (q) => q.where('billing_id', 'is not', null).where('status', '=', 'Authorized'));
 
-    console.log(`billing run: ${engine}, ${N} active subscriptions due the same day, ${CARDS} stored cards`);
+    console.log(`billing run: ${engine}, ${N} active subscriptions due the same day (${SPREAD ? 'spread over 22 hours' : 'at one instant'}), ${CARDS} stored cards, acquirer ${CIELO ? `the Cielo stand-in answering in ${CIELO_LATENCY_MS} ms` : 'sandbox'}`);
     console.log(`  setup (batched inserts, not measured below): ${setupSeconds.toFixed(1)} s`);
     console.log(`  POST /sandbox/clock/advance {days: 1}: ${seconds.toFixed(1)} s, jobsRun ${res.json().jobsRun}, ${(paid / seconds).toFixed(0)} billings/s`);
     console.log(`  CPU of this process during the run: ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s (the machine's other load shows as the difference to the run time)`);
@@ -164,6 +181,9 @@ async function main() {
         `the target < ${REFERENCE.target} s there is < ${((REFERENCE.target * REFERENCE.ceiling) / ceiling).toFixed(0)} s at this run's ceiling`,
     );
     console.log(`  billings Paid ${paid}, next billings issued ${issued}, payments ${payments} (Authorized ${authorized})`);
+    const commits = engine === 'postgres' ? `, and ${(statements.commits / Math.max(paid, 1)).toFixed(2)} transactions (BEGIN ... COMMIT)` : ' (transactions: SQLite commits them in groups, outside the query layer)';
+    console.log(`  statements through the query layer: ${(statements.total / Math.max(paid, 1)).toFixed(2)} per billing charge (${statements.total} in all)${commits}; autocommitted statements are transactions of their own`);
+    console.log(`    by table: ${statements.perTable(paid)}`);
     console.log(`  RSS before ${(rssBefore / MB).toFixed(0)} MB, peak ${(rssPeak / MB).toFixed(0)} MB, after ${(rssAfter / MB).toFixed(0)} MB`);
     // File-backed pages are the database file read through mmap (SQLite's mmap_size): the kernel's, not the process's heap.
     global.gc?.();
@@ -172,14 +192,55 @@ async function main() {
   } finally {
     await app.close();
     await ctx.database.close();
+    standin?.stop();
     await cleanup();
   }
+}
+
+/** The Cielo stand-in as a process of its own, as bench/payments.ts runs it. */
+async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standins/cielo.ts'), '--port', '0', '--latency', String(CIELO_LATENCY_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  for (let i = 0; i < 200 && !/query=\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+  const match = /api=(\S+) query=(\S+)/.exec(out);
+  if (!match) throw new Error(`the Cielo stand-in did not start: ${out}`);
+  return { apiUrl: match[1], queryUrl: match[2], stop: () => child.kill('SIGTERM') };
 }
 
 main().catch((error) => {
   console.error(error);
   process.exit(1);
 });
+
+/**
+ * Statements by what they do to which table (`insert payments`), while `counting`. Transaction
+ * control is counted apart: PostgreSQL's BEGIN and COMMIT go through the query layer, SQLite's
+ * group commit runs its own.
+ */
+class StatementCount {
+  counting = false;
+  total = 0;
+  commits = 0;
+  private readonly kinds = new Map<string, number>();
+
+  add(text: string): void {
+    if (!this.counting) return;
+    if (/^\s*(begin|commit|rollback|savepoint|release)\b/i.test(text)) {
+      if (/^\s*commit/i.test(text)) this.commits++;
+      return;
+    }
+    this.total++;
+    const verb = /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? '?';
+    const table = /\b(?:from|into|update)\s+"?(\w+)"?/i.exec(text)?.[1] ?? '?';
+    const key = `${verb} ${table}`;
+    this.kinds.set(key, (this.kinds.get(key) ?? 0) + 1);
+  }
+
+  perTable(per: number): string {
+    return [...this.kinds].sort((a, b) => b[1] - a[1]).map(([key, n]) => `${key} ${(n / Math.max(per, 1)).toFixed(2)}`).join(', ');
+  }
+}
 
 /** RssAnon and RssFile of this process in MB (Linux), or undefined elsewhere. */
 function rssSplit(): { anon: number; file: number } | undefined {

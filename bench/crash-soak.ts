@@ -5,7 +5,7 @@
  * payment settled, one acquirer sale per authorized payment and none without one, and the
  * conciliation equal to the payments. Repeated `--trials` times; not part of `npm test`.
  *
- *   npx tsx bench/crash-soak.ts [--db sqlite|postgres] [--acquirer sandbox|cielo] [--trials 10] [--subs 300] [--payments 120] [--instances 1|2]
+ *   npx tsx bench/crash-soak.ts [--db sqlite|postgres] [--acquirer sandbox|cielo] [--trials 10] [--subs 300] [--payments 120] [--instances 1|2] [--port 18960]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database per trial)
  *
  * One instance runs in sandbox mode: the billing run is a sandbox clock advance. Two instances
@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     subs: { type: 'string', default: '300' },
     payments: { type: 'string', default: '120' },
     instances: { type: 'string', default: '1' },
+    // Another port when something else (another checkout's soak) holds the default.
+    port: { type: 'string', default: '18960' },
   },
 });
 const TWO = args.instances === '2';
@@ -40,7 +42,7 @@ const acquirer = args.acquirer as 'sandbox' | 'cielo';
 const SUBS = Number(args.subs);
 const PAYMENTS = Number(args.payments);
 const DEADLINE_MS = 60_000;
-const PORT = 18960;
+const PORT = Number(args.port);
 const ADMIN = 'soak-admin-key-0123456789abcdefghijklmn';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

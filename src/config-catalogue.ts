@@ -31,6 +31,7 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PASSWORD_HASH_COST', default: '15', meaning: 'log2 of the scrypt cost for credential passwords (10 to 20)' },
   { name: 'WORKER_POLL_MS', default: '250', meaning: 'How often an idle worker polls the job table, in ms' },
   { name: 'WORKER_CONCURRENCY', default: '32', meaning: 'Jobs one worker runs at the same time (and independent jobs a sandbox clock advance runs at once)' },
+  { name: 'BILLING_CONCURRENCY', default: '128', meaning: 'Billing charges one worker (or a sandbox clock advance) runs at once, in batches of up to 32, besides WORKER_CONCURRENCY: each is an acquirer call in flight' },
   { name: 'JOB_LEASE_MS', default: '30000', meaning: "A claimed job's lease, renewed while it runs: a dead worker's jobs are taken again after it" },
   { name: 'INSTANCE_ID', default: '<hostname>:<PORT>', meaning: 'Names this instance across restarts, so a restart takes back the jobs its previous process held' },
   { name: 'WEBHOOK_TIMEOUT_MS', default: '30000', meaning: 'A webhook or callback receiver must answer within this' },

@@ -38,6 +38,8 @@ export interface Config {
   workerPollMs: number;
   /** Jobs one worker runs at the same time (webhook deliveries wait on receivers, so many). */
   workerConcurrency: number;
+  /** Billing charges one worker (or a sandbox advance) runs at once, each an acquirer call in flight, beside workerConcurrency's jobs. */
+  billingConcurrency: number;
   /** A claimed job's lease (wall clock, ms), renewed every third of it while the job runs: a dead worker's jobs are free after it. */
   jobLeaseMs: number;
   /** Names this instance across restarts (default `<hostname>:<PORT>`): a restart takes back at once the running jobs its previous process held. */
@@ -195,6 +197,7 @@ export function loadConfig(env: Env = process.env): Config {
     passwordHashCost: integer(env.PASSWORD_HASH_COST, 15, 'PASSWORD_HASH_COST', 10, 20),
     workerPollMs: integer(env.WORKER_POLL_MS, 250, 'WORKER_POLL_MS', 10, 60000),
     workerConcurrency: integer(env.WORKER_CONCURRENCY, 32, 'WORKER_CONCURRENCY', 1, 512),
+    billingConcurrency: integer(env.BILLING_CONCURRENCY, 128, 'BILLING_CONCURRENCY', 1, 2048),
     jobLeaseMs: integer(env.JOB_LEASE_MS, 30000, 'JOB_LEASE_MS', 1000, 600000),
     instanceId: instanceId(env.INSTANCE_ID, port),
     webhookTimeoutMs: integer(env.WEBHOOK_TIMEOUT_MS, 30000, 'WEBHOOK_TIMEOUT_MS', 100, 120000),

@@ -201,6 +201,26 @@ export class JobQueue {
   }
 
   /**
+   * Marks several jobs done in one statement, each fenced as `complete` fences one; answers the
+   * ids this worker still held (the others' leases were taken over).
+   */
+  async completeMany(jobs: readonly ClaimedJob[], workerId: string): Promise<Set<number>> {
+    if (jobs.length === 0) return new Set();
+    // Padded to a power of two (repeating a claim) so the statement has one of a few texts:
+    // SQLite's prepared statements are cached by text.
+    const claims = padded(jobs.map((job) => [job.id, job.attempts] as const));
+    const rows = await this.database.db
+      .updateTable('jobs')
+      .set({ status: 'done', locked_until: null, updated_at: this.clock.now().toISOString() })
+      .where('status', '=', 'running')
+      .where('locked_by', '=', workerId)
+      .where((eb) => eb(eb.refTuple('id', 'attempts'), 'in', claims.map(([id, attempts]) => eb.tuple(id, attempts))))
+      .returning('id')
+      .execute();
+    return new Set(rows.map((row) => Number(row.id)));
+  }
+
+  /**
    * Records a failed attempt: back to pending with exponential backoff (or at `retryAt`) while
    * attempts remain, else failed for good. Only the message is stored: stacks stay out of the
    * database and out of any API that shows the job.
@@ -249,8 +269,7 @@ export class JobQueue {
     if (jobIds.length === 0) return 0;
     // Padded to a power of two (repeating an id) so the statement has one of a few texts:
     // SQLite's prepared statements are cached by text.
-    const size = 2 ** Math.ceil(Math.log2(jobIds.length));
-    const ids = [...jobIds, ...Array<number>(size - jobIds.length).fill(jobIds[0])];
+    const ids = padded(jobIds);
     const result = await this.database.db
       .updateTable('jobs')
       .set({ locked_until: new Date(this.clock.wallNow().getTime() + leaseMs).toISOString() })
@@ -444,6 +463,12 @@ async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: num
  */
 const fence = (db: Executor, id: number, workerId: string, attempts: number) =>
   db.updateTable('jobs').where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', workerId).where('attempts', '=', attempts);
+
+/** The list grown to a power of two by repeating its first item (see renewLeases). */
+function padded<T>(items: readonly T[]): T[] {
+  const size = 2 ** Math.ceil(Math.log2(items.length));
+  return [...items, ...Array<T>(size - items.length).fill(items[0])];
+}
 
 function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {
   return {

@@ -10,9 +10,34 @@ export interface JobRunContext {
 // Payloads are JSON written by our own enqueue calls; each handler knows its own shape.
 export type JobHandler = (payload: any, ctx: JobRunContext) => Promise<void>;
 
+/** One job's result in a batch: undefined when it is done, a RetryLater to run it again then, any other error a failed attempt. */
+export type JobResult = Error | undefined;
+
+export interface BatchRunContext {
+  /** The jobs, in the order of the payloads. */
+  jobs: ClaimedJob[];
+  clock: Clock;
+}
+
+/** Runs several jobs of one kind at once; answers one result per payload, in their order. */
+export type BatchJobHandler = (payloads: any[], ctx: BatchRunContext) => Promise<JobResult[]>;
+
+/**
+ * A kind whose jobs are worth running together (a billing run: one claim, one statement for
+ * many rows, the acquirer called for all at once). Its jobs run in batches of up to `size`, at
+ * most `concurrency` of them at once per claimer, on a budget of their own beside the
+ * worker's WORKER_CONCURRENCY slots.
+ */
+export interface BatchOptions {
+  handler: BatchJobHandler;
+  size: number;
+  concurrency: number;
+}
+
 export interface RegisteredHandler {
   handler: JobHandler;
   maxAttempts?: number;
+  batch?: BatchOptions;
   /**
    * Jobs of this kind due at the same instant are independent of each other (one billing's
    * charge and another's), so the sandbox advance may run them side by side, as the worker
@@ -31,10 +56,7 @@ export interface JobOptions {
  * One job kind a module runs: what its `jobs()` answers (the bank slips', the payments', the
  * maintenance purge...). src/context.ts hands every module's list to `registerAll` the same way.
  */
-export interface JobDefinition extends JobOptions {
-  kind: string;
-  handler: JobHandler;
-}
+export type JobDefinition = JobOptions & { kind: string } & ({ handler: JobHandler; batch?: undefined } | { batch: BatchOptions; handler?: undefined });
 
 /**
  * Thrown by a handler to run the job again at `at` without counting a failure (for example
@@ -61,10 +83,38 @@ export class JobHandlers implements MaxAttemptsSource {
     return this;
   }
 
-  /** A module's kinds (its `jobs()`), each registered as `register` would. */
-  registerAll(definitions: readonly JobDefinition[]): this {
-    for (const { kind, handler, ...options } of definitions) this.register(kind, handler, options);
+  /**
+   * A batch kind (BatchOptions). Its single-job handler is the batch handler given one job, so
+   * whoever runs one job of the kind (runJob) runs the same code.
+   */
+  registerBatch(kind: string, batch: BatchOptions, options: Pick<JobOptions, 'maxAttempts'> = {}): this {
+    if (!(batch.size >= 1 && batch.concurrency >= 1)) throw new Error(`batch size and concurrency of job kind "${kind}" must be at least 1`);
+    const one: JobHandler = async (payload, ctx) => {
+      const [result] = await batch.handler([payload], { jobs: [ctx.job], clock: ctx.clock });
+      if (result) throw result;
+    };
+    this.register(kind, one, options);
+    this.handlers.get(kind)!.batch = batch;
     return this;
+  }
+
+  /** A module's kinds (its `jobs()`), each registered as `register` or `registerBatch` would. */
+  registerAll(definitions: readonly JobDefinition[]): this {
+    for (const definition of definitions) {
+      const { kind, maxAttempts, parallel } = definition;
+      if (definition.batch) this.registerBatch(kind, definition.batch, { maxAttempts });
+      else this.register(kind, definition.handler, { maxAttempts, parallel });
+    }
+    return this;
+  }
+
+  batchOf(kind: string): BatchOptions | undefined {
+    return this.handlers.get(kind)?.batch;
+  }
+
+  /** The kinds registered with registerBatch. */
+  batchKinds(): string[] {
+    return [...this.handlers].filter(([, h]) => h.batch).map(([kind]) => kind);
   }
 
   get(kind: string): RegisteredHandler | undefined {

@@ -3,8 +3,8 @@ import { hostname } from 'node:os';
 import type { Clock } from '../clock.js';
 import { LeaseKeeper } from './lease-keeper.js';
 import { DEFAULT_LEASE_MS, errorMessage, type ClaimedJob, type JobQueue } from './queue.js';
-import type { JobHandlers } from './registry.js';
-import { runJob, silentLogger, type JobLogger, type JobRunner } from './run-job.js';
+import type { BatchOptions, JobHandlers } from './registry.js';
+import { runJob, runJobBatch, silentLogger, type JobLogger, type JobRunner } from './run-job.js';
 
 export interface WorkerOptions {
   /** Pause between polls when the queue had nothing (more) to give. */
@@ -28,7 +28,11 @@ export interface WorkerOptions {
   logger?: JobLogger;
 }
 
-/** Polls the queue and runs claimed jobs, at most `concurrency` at a time. */
+/**
+ * Polls the queue and runs claimed jobs, at most `concurrency` at a time. A batch kind
+ * (JobHandlers.registerBatch) also has a lane of its own: its jobs claimed by kind, up to its
+ * `concurrency` in flight, in batches of up to its `size`.
+ */
 export class Worker {
   readonly workerId: string;
   readonly leaseMs: number;
@@ -39,6 +43,12 @@ export class Worker {
   private readonly runner: JobRunner;
   private readonly concurrency: number;
   private readonly inFlight = new Set<Promise<void>>();
+  /** Jobs running in the general slots (a batch counts each of its jobs). */
+  private busy = 0;
+  /** Jobs running in each batch kind's lane. */
+  private readonly laneBusy = new Map<string, number>();
+  /** Batch kinds whose last lane claim came back full: more are probably due. */
+  private readonly laneBacklog = new Set<string>();
   private started = false;
   private paused = false;
   private timer: NodeJS.Timeout | undefined;
@@ -98,12 +108,12 @@ export class Worker {
   /** Claims one batch (up to the free slots) due by `dueBy` and runs it to the end; returns how many ran. */
   async runOnce(dueBy?: Date): Promise<number> {
     const jobs = await this.claim(dueBy);
-    await Promise.all(jobs.map((job) => this.launch(job)));
+    await Promise.all(this.launchAll(jobs));
     return jobs.length;
   }
 
   private async claim(dueBy?: Date): Promise<ClaimedJob[]> {
-    const free = this.concurrency - this.inFlight.size;
+    const free = this.concurrency - this.busy;
     const jobs = await this.queue.claim(this.workerId, {
       limit: free,
       dueBy,
@@ -114,15 +124,41 @@ export class Worker {
     return jobs;
   }
 
-  private launch(job: ClaimedJob): Promise<void> {
-    this.keeper.hold(job);
-    const running = runJob(this.runner, job, this.workerId)
+  /**
+   * Runs claimed jobs: each batch kind's in batches of up to its size, the others one by one.
+   * `lane` names the batch kind whose lane claimed them; else they fill the general slots.
+   */
+  private launchAll(jobs: ClaimedJob[], lane?: string): Promise<void>[] {
+    const batches = new Map<string, ClaimedJob[]>();
+    const launched: Promise<void>[] = [];
+    for (const job of jobs) {
+      const batch = this.runner.handlers.batchOf(job.kind);
+      if (!batch) launched.push(this.launch([job], lane));
+      else {
+        const pending = [...(batches.get(job.kind) ?? []), job];
+        batches.set(job.kind, pending);
+        if (pending.length >= batch.size) {
+          launched.push(this.launch(pending, lane));
+          batches.delete(job.kind);
+        }
+      }
+    }
+    for (const pending of batches.values()) launched.push(this.launch(pending, lane));
+    return launched;
+  }
+
+  private launch(jobs: ClaimedJob[], lane: string | undefined): Promise<void> {
+    for (const job of jobs) this.keeper.hold(job);
+    this.count(lane, jobs.length);
+    const run = jobs.length === 1 && !this.runner.handlers.batchOf(jobs[0].kind) ? runJob(this.runner, jobs[0], this.workerId) : runJobBatch(this.runner, jobs, this.workerId);
+    const running = run
       .then(() => undefined)
       // Only a database error gets here (handler errors are recorded by runJob); the lease will
       // expire and another poll retakes the job.
-      .catch((error) => this.runner.logger.error({ jobId: job.id, error: errorMessage(error) }, 'job outcome not recorded'))
+      .catch((error) => this.runner.logger.error({ jobIds: jobs.map((job) => job.id), error: errorMessage(error) }, 'job outcome not recorded'))
       .finally(() => {
-        this.keeper.release(job);
+        for (const job of jobs) this.keeper.release(job);
+        this.count(lane, -jobs.length);
         this.inFlight.delete(running);
         this.refill();
       });
@@ -130,15 +166,35 @@ export class Worker {
     return running;
   }
 
+  private count(lane: string | undefined, jobs: number): void {
+    if (lane === undefined) this.busy += jobs;
+    else this.laneBusy.set(lane, (this.laneBusy.get(lane) ?? 0) + jobs);
+  }
+
+  /** The batch kinds this worker runs, each with the free room of its lane worth a claim (a batch's worth). */
+  private lanesWithRoom(): { kind: string; free: number }[] {
+    const lanes: { kind: string; free: number }[] = [];
+    for (const kind of this.runner.handlers.batchKinds()) {
+      if (this.options.kinds && !this.options.kinds.includes(kind)) continue;
+      const { size, concurrency } = this.runner.handlers.batchOf(kind) as BatchOptions;
+      const free = concurrency - (this.laneBusy.get(kind) ?? 0);
+      if (free >= Math.min(size, concurrency)) lanes.push({ kind, free });
+    }
+    return lanes;
+  }
+
   /**
    * With a backlog, a finished job makes room for the next. Claiming for every single free slot
    * would cost one claim (a commit) per job; completions are gathered instead: a claim at once
-   * when a quarter of the slots are free, otherwise within 2 ms for whatever has freed by then.
+   * when a quarter of the slots (or a lane's batch) are free, otherwise within 2 ms for whatever
+   * has freed by then.
    */
   private refill(): void {
-    if (!this.backlog || this.polling || this.refillScheduled) return;
+    if (this.polling || this.refillScheduled) return;
+    const lanes = this.lanesWithRoom().some((lane) => this.laneBacklog.has(lane.kind));
+    if (!this.backlog && !lanes) return;
     // Replaces an idle poll's timer: the batch that just ended left the backlog behind it.
-    this.schedule(this.concurrency - this.inFlight.size >= this.refillAt ? 0 : 2);
+    this.schedule(lanes || this.concurrency - this.busy >= this.refillAt ? 0 : 2);
     this.refillScheduled = this.timer !== undefined;
   }
 
@@ -152,19 +208,29 @@ export class Worker {
       this.polling = this.poll().finally(() => {
         this.polling = undefined;
         // A full batch: come back as soon as a slot frees (launch's finally) rather than after pollMs.
-        this.schedule(this.backlog && this.inFlight.size < this.concurrency ? 0 : this.options.pollMs);
+        const more = (this.backlog && this.busy < this.concurrency) || this.lanesWithRoom().some((lane) => this.laneBacklog.has(lane.kind));
+        this.schedule(more ? 0 : this.options.pollMs);
       });
     }, delayMs);
   }
 
   private async poll(): Promise<void> {
-    if (this.inFlight.size >= this.concurrency) return;
     try {
       // Before the first claim; on failure (the database is down) the next poll tries again.
       if (this.takeoverDue) await this.takeOver();
-      for (const job of await this.claim()) void this.launch(job);
+      // Each batch kind's lane claims its own kind, so a billing run is not held to the slots
+      // that webhook deliveries and the rest share.
+      for (const { kind, free } of this.lanesWithRoom()) {
+        const jobs = await this.queue.claim(this.workerId, { limit: free, leaseMs: this.leaseMs, kinds: [kind] });
+        if (jobs.length === free) this.laneBacklog.add(kind);
+        else this.laneBacklog.delete(kind);
+        this.launchAll(jobs, kind);
+      }
+      // Every kind in time order in the general slots (a batch kind's jobs among them run there).
+      if (this.busy < this.concurrency) this.launchAll(await this.claim());
     } catch (error) {
       this.backlog = false;
+      this.laneBacklog.clear();
       this.runner.logger.error({ workerId: this.workerId, error: errorMessage(error) }, 'job claim failed');
     }
   }

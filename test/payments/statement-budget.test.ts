@@ -64,7 +64,7 @@ describe(`statement budget of the payment path (${testDialect})`, () => {
       let vaultIds: string[];
       beforeAll(async () => {
         if (acquirer === 'cielo') cielo = await new CieloStandIn({ random: () => 0 }).start();
-        t = await testApp({ env: cielo ? gatewayEnvFor(cielo, 2_000) : {}, database: () => freshDatabase({ log: queryLog }) });
+        t = await testApp({ env: cielo ? gatewayEnvFor(cielo, 2_000) : {}, database: () => freshDatabase({ queryLog }) });
         m = await t.merchant();
         await liftVelocity(t, m);
         vaultIds = [];

@@ -132,17 +132,17 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
     const [billing] = await w.api.billings();
     // The job reads the billing and its subscription (Active); the subscription stops right after,
     // with its Opened billing left as it was (as if the cancel's own update had not reached it yet).
-    const load = billingsRepository.loadForCharge;
-    billingsRepository.loadForCharge = async (...args) => {
-      const state = await load.apply(billingsRepository, args);
+    const load = billingsRepository.loadForChargeMany;
+    billingsRepository.loadForChargeMany = async (...args) => {
+      const states = await load.apply(billingsRepository, args);
       await db().updateTable('subscriptions').set({ status: 'Canceled' }).where('subscription_id', '=', subscriptionId).execute();
-      return state;
+      return states;
     };
     const before = authorizeCalls();
     try {
       await w.clk.days(1);
     } finally {
-      billingsRepository.loadForCharge = load;
+      billingsRepository.loadForChargeMany = load;
     }
     expect(authorizeCalls()).toBe(before);
     expect(await w.api.payments(billing.id)).toEqual([]);
@@ -260,7 +260,9 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
   });
 
   it.runIf(testDialect === 'postgres')('two instances on two pools, each with its own queue and worker, charge each due billing exactly once', async () => {
-    w = await world();
+    // Small billing lanes, so that each instance claims a few batches and both take part.
+    const lanes = { BILLING_CONCURRENCY: '6' };
+    w = await world({ env: lanes });
     await liftVelocity(w.t, w.m);
     const planId = await w.api.plan();
     const N = 30;
@@ -278,7 +280,7 @@ describe(`recurrence charges exactly once (${testDialect})`, () => {
 
     // A second instance of the service: its own pool, context, queue and worker, same schema.
     const otherDb = await secondConnection(w.t.ctx.database as TestDatabase);
-    const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'silent' });
+    const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'silent', ...lanes });
     const other: AppContext = await createContext(config, { database: otherDb, logger: createLogger('silent') });
     extra.push({ close: () => otherDb.close() });
     const workers = [

@@ -1,4 +1,4 @@
-import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
+import { testApp, type TestApp, type TestAppOptions, type TestMerchant } from '../support/harness.js';
 import { vault } from '../support/cards.js';
 import { clock, recurrence } from './support.js';
 
@@ -12,8 +12,8 @@ export interface World {
 }
 
 /** A fresh app (its own database and sandbox clock) with a merchant and a stored card. */
-export async function world(): Promise<World> {
-  const t = await testApp();
+export async function world(options: TestAppOptions = {}): Promise<World> {
+  const t = await testApp(options);
   const m = await t.merchant();
   return { t, m, api: recurrence(t, m), clk: clock(t), vaultId: await vault(t, m, '4111111111111111') };
 }

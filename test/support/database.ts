@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sql, type LogConfig } from 'kysely';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/db/connection.js';
+import { openDatabase, type Database, type OpenOptions } from '../../src/db/connection.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 
 /**
@@ -38,9 +38,9 @@ export async function underSchemaLock<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function freshDatabase(options: { migrate?: boolean; poolSize?: number; log?: LogConfig } = {}): Promise<TestDatabase> {
+export async function freshDatabase(options: { migrate?: boolean; poolSize?: number; queryLog?: OpenOptions['queryLog'] } = {}): Promise<TestDatabase> {
   const schema = testDialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const database = await openDatabase(TEST_DATABASE_URL, { schema, poolSize: options.poolSize, queryLog: options.log });
+  const database = await openDatabase(TEST_DATABASE_URL, { schema, poolSize: options.poolSize, queryLog: options.queryLog });
   if (options.migrate !== false) await underSchemaLock(() => migrateToLatest(database));
   const close = database.close;
   return {

@@ -104,6 +104,11 @@ export const vaultCardsRepository = {
     return db.selectFrom('vault_cards').selectAll().where('vault_id', '=', vaultId).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null).executeTakeFirst();
   },
 
+  findLiveMany(db: Executor, vaultIds: string[]): Promise<VaultCardRow[]> {
+    if (vaultIds.length === 0) return Promise.resolve([]);
+    return db.selectFrom('vault_cards').selectAll().where('vault_id', 'in', vaultIds).where('deleted_at', 'is', null).execute();
+  },
+
   /**
    * Soft delete: the row stays (payments name it), but the sealed PAN is wiped, so a deleted
    * card cannot be charged or recovered even by someone holding DATA_KEY.

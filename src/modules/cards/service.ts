@@ -203,6 +203,13 @@ export class CardService {
     return toView(row);
   }
 
+  /** getVault for many stored cards in one read (a billing run): the live ones found, by vault id, each only for its own merchant. */
+  async getVaults(refs: readonly { merchantId: string; vaultId: string }[]): Promise<Map<string, VaultView>> {
+    const rows = await vault.findLiveMany(this.database.db, [...new Set(refs.map((r) => r.vaultId))]);
+    const owner = new Map(refs.map((r) => [r.vaultId, r.merchantId]));
+    return new Map(rows.filter((row) => owner.get(row.vault_id) === row.merchant_id).map((row) => [row.vault_id, toView(row)]));
+  }
+
   async deleteVault(merchantId: string, vaultId: string): Promise<{ vaultId: string; deletedAt: string }> {
     const deletedAt = this.clock.now().toISOString();
     if (!(await vault.softDelete(this.database.db, merchantId, vaultId, deletedAt))) throw new ApiError(404, 'not_found', 'Vault card not found.');

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import type { BillingRow } from './views.js';
@@ -36,15 +37,17 @@ export interface Modification {
 }
 
 export const billingsRepository = {
-  /** Inserts billing n of a subscription unless it exists already: true when this call made it. */
-  async insertIfAbsent(db: Executor, row: BillingRow): Promise<boolean> {
+  /** Inserts each billing n of a subscription unless it exists already: answers the ids this call made. */
+  async insertIfAbsent(db: Executor, rows: BillingRow[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
     const inserted = await db
       .insertInto('billings')
-      .values(row)
+      .values(rows)
       // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
       .onConflict((oc) => oc.columns(['subscription_id', 'installment']).doNothing())
-      .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+      .returning('billing_id')
+      .execute();
+    return new Set(inserted.map((row) => row.billing_id));
   },
 
   async find(db: Executor, merchantId: string, billingId: string): Promise<BillingRow | undefined> {
@@ -80,51 +83,44 @@ export const billingsRepository = {
   },
 
   async loadForCharge(db: Executor, billingId: string): Promise<ChargeState | undefined> {
-    return db
-      .selectFrom('billings as b')
-      .innerJoin('subscriptions as s', 's.subscription_id', 'b.subscription_id')
-      .innerJoin('plans as p', 'p.plan_id', 's.plan_id')
-      .selectAll('b')
-      .select([
-        's.status as sub_status',
-        's.vault_id',
-        's.account_number',
-        's.plan_id',
-        'p.attempts as plan_attempts',
-        'p.installments as plan_installments',
-        'p.interval_days',
-        'p.amount as plan_amount',
-        'p.payment_method as plan_payment_method',
-      ])
-      .where('b.billing_id', '=', billingId)
-      .executeTakeFirst();
+    return chargeStates(db).where('b.billing_id', '=', billingId).executeTakeFirst();
+  },
+
+  /** loadForCharge for the billings of a batch, in one read (an unknown id is left out). */
+  async loadForChargeMany(db: Executor, billingIds: readonly string[]): Promise<ChargeState[]> {
+    if (billingIds.length === 0) return [];
+    return chargeStates(db).where('b.billing_id', 'in', [...new Set(billingIds)]).execute();
   },
 
   /**
    * Claims charge attempt `attempt` (0 = the first charge at D) of an Opened billing whose
    * subscription is Active: bumps attempts_made and records the payment id the attempt will
-   * use, in one conditional UPDATE committed before the payment is made. Exactly one caller
-   * wins a given attempt (two workers, a duplicate job); a Canceled billing or a subscription
-   * that stopped meanwhile is not claimed, so it is never charged.
+   * use, committed before the payment is made. Exactly one caller wins a given attempt (two
+   * workers, a duplicate job); a Canceled billing or a subscription that stopped meanwhile is
+   * not claimed, so it is never charged.
    */
   async claim(db: Executor, billingId: string, attempt: number, paymentId: string, at: string): Promise<boolean> {
-    const result = await db
-      .updateTable('billings')
-      .set({ attempts_made: attempt + 1, charging_payment_id: paymentId, next_attempt_at: null, modified_by: SYSTEM, modified_at: at })
-      .where('billing_id', '=', billingId)
-      .where('status', '=', 'Opened')
-      .where('attempts_made', '=', attempt)
-      .where('charging_payment_id', 'is', null)
-      .where(({ exists, selectFrom }) =>
-        exists(
-          selectFrom('subscriptions')
-            .select('subscription_id')
-            .whereRef('subscriptions.subscription_id', '=', 'billings.subscription_id')
-            .where('subscriptions.status', '=', 'Active'),
-        ),
-      )
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return (await this.claimMany(db, [{ billingId, attempt, paymentId }], at)).has(billingId);
+  },
+
+  /**
+   * `claim` for a batch, in one statement: answers the billings claimed. The rows come as a
+   * VALUES list (column1..3 on both engines), padded to a power of two by repeating one so the
+   * statement has one of a few texts. Claimed in billing id order, so two claimers given the same
+   * billings (duplicate jobs) lock them in one order.
+   */
+  async claimMany(db: Executor, claims: readonly BillingClaim[], at: string): Promise<Set<string>> {
+    if (claims.length === 0) return new Set();
+    const sorted = [...claims].sort((a, b) => (a.billingId < b.billingId ? -1 : 1));
+    const values = sql.join(padded(sorted).map((c) => sql`(${c.billingId}, ${c.paymentId}, cast(${c.attempt} as integer))`));
+    const { rows } = await sql<{ billing_id: string }>`
+      update billings as b
+      set attempts_made = b.attempts_made + 1, charging_payment_id = v.column2, next_attempt_at = null, modified_by = ${SYSTEM}, modified_at = ${at}
+      from (values ${values}) as v
+      where b.billing_id = v.column1 and b.status = 'Opened' and b.attempts_made = v.column3 and b.charging_payment_id is null
+        and exists (select 1 from subscriptions as s where s.subscription_id = b.subscription_id and s.status = 'Active')
+      returning billing_id`.execute(db);
+    return new Set(rows.map((row) => row.billing_id));
   },
 
   /**
@@ -146,6 +142,26 @@ export const billingsRepository = {
       .where('charging_payment_id', '=', claim.paymentId)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /**
+   * `record` for a batch, in one statement (VALUES as in claimMany): answers the billings
+   * recorded, each fenced by its own claim.
+   */
+  async recordMany(db: Executor, outcomes: readonly BillingOutcome[], at: string): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
+    const values = sql.join(
+      padded([...outcomes]).map(
+        (o) => sql`(${o.claim.billingId}, ${o.claim.paymentId}, cast(${o.claim.attempt + 1} as integer), ${o.fields.status}, cast(${o.fields.next_attempt_at} as text), ${o.fields.attempts_history})`,
+      ),
+    );
+    const { rows } = await sql<{ billing_id: string }>`
+      update billings as b
+      set status = v.column4, next_attempt_at = v.column5, attempts_history = v.column6, charging_payment_id = null, modified_by = ${SYSTEM}, modified_at = ${at}
+      from (values ${values}) as v
+      where b.billing_id = v.column1 and b.status = 'Opened' and b.attempts_made = v.column3 and b.charging_payment_id = v.column2
+      returning billing_id`.execute(db);
+    return new Set(rows.map((row) => row.billing_id));
   },
 
   /**
@@ -233,3 +249,42 @@ export const billingsRepository = {
 
 /** modifiedBy / createdBy of what the engine does on its own. */
 export const SYSTEM = 'system';
+
+/** An attempt to claim: the billing, the attempt its job runs, the payment id it will use. */
+export interface BillingClaim {
+  billingId: string;
+  attempt: number;
+  paymentId: string;
+}
+
+/** A claimed attempt's outcome (see `record`). */
+export interface BillingOutcome {
+  claim: BillingClaim;
+  fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history'>;
+}
+
+/** A billing with its subscription's and plan's terms (ChargeState), by primary key. */
+function chargeStates(db: Executor) {
+  return db
+    .selectFrom('billings as b')
+    .innerJoin('subscriptions as s', 's.subscription_id', 'b.subscription_id')
+    .innerJoin('plans as p', 'p.plan_id', 's.plan_id')
+    .selectAll('b')
+    .select([
+      's.status as sub_status',
+      's.vault_id',
+      's.account_number',
+      's.plan_id',
+      'p.attempts as plan_attempts',
+      'p.installments as plan_installments',
+      'p.interval_days',
+      'p.amount as plan_amount',
+      'p.payment_method as plan_payment_method',
+    ]);
+}
+
+/** The list grown to a power of two by repeating its first item: a statement of one of a few texts. */
+function padded<T>(items: readonly T[]): T[] {
+  const size = 2 ** Math.ceil(Math.log2(items.length));
+  return [...items, ...Array<T>(size - items.length).fill(items[0])];
+}

@@ -20,9 +20,11 @@ export interface ChargeDeps {
   logger: Logger;
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
-  cards: Pick<CardService, 'getVault'>;
+  cards: Pick<CardService, 'getVault' | 'getVaults'>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
   pixRecurrences?: PixRecurrencePort;
+  /** BILLING_CONCURRENCY (default DEFAULT_CHARGE_CONCURRENCY). */
+  chargeConcurrency?: number;
 }
 
 /**
@@ -30,6 +32,12 @@ export interface ChargeDeps {
  * browser, and nobody is at a browser when a billing falls due.
  */
 export const RECURRENCE_ANTIFRAUD_CODE = '00000000-0000-4000-8000-000000000001';
+
+/**
+ * Billing charges a worker (or a sandbox advance) runs at once, BILLING_CONCURRENCY: each is an
+ * acquirer call in flight. The default when the context does not say.
+ */
+export const DEFAULT_CHARGE_CONCURRENCY = 128;
 
 /** One attempt's result: the payment it made, or why no payment was made (`payment` null). */
 export interface AttemptResult {
@@ -53,13 +61,13 @@ const noPayment = (returnCode: string | null, returnMessage: string): AttemptRes
  * acquirer was never called (the payment service writes its row first), so paying is safe;
  * and should a twin run race us, the id is the primary key and the acquirer's idempotency key.
  */
-export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId: string, resumed: boolean): Promise<AttemptResult> {
+export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId: string, resumed: boolean, card?: VaultView | null): Promise<AttemptResult> {
   // A fresh claim made up a new id a moment ago: no payment can carry it yet.
   const existing = resumed ? await ctx.payments.find(paymentId) : undefined;
   if (existing?.status === 'Pending') return settlePending(ctx, state, existing);
   if (existing) return fromRow(existing);
 
-  const body = await paymentRequestOf(ctx, state);
+  const body = await paymentRequestOf(ctx, state, card);
   if (!isRequest(body)) return body;
   let outcome;
   try {
@@ -82,9 +90,10 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
 /**
  * The payment an attempt sends, or why none is sent: checked before the acquirer is called
  * (contract section 8), a card gone from the vault, or an expired one (PaymentInvalid).
+ * `read`: the stored card as a batch read it (null: gone), else it is read here.
  */
-export async function paymentRequestOf(ctx: ChargeDeps, state: ChargeState): Promise<PaymentBody | AttemptResult> {
-  const card = await storedCardOf(ctx, state);
+export async function paymentRequestOf(ctx: ChargeDeps, state: ChargeState, read?: VaultView | null): Promise<PaymentBody | AttemptResult> {
+  const card = read !== undefined ? read : await storedCardOf(ctx, state);
   if (!card) return noPayment('14', 'The stored card is no longer in the vault; it was not charged.');
   if (expired(ctx, card.expirationMonth, card.expirationYear)) return noPayment('54', 'The stored card has expired; it was not sent to the acquirer.');
   return billingPaymentBody(state, card.cardholderName);

@@ -1,10 +1,17 @@
 import type { JobDefinition } from '../../jobs/registry.js';
 import { BillingService } from './billings-service.js';
-import type { ChargeDeps } from './charge-attempt.js';
+import { DEFAULT_CHARGE_CONCURRENCY, type ChargeDeps } from './charge-attempt.js';
 import { BillingEngine, CHARGE_JOB, type ChargePayload } from './engine.js';
 import { PlanService } from './plans-service.js';
 import { PixCycles } from './pix-cycles.js';
 import { SubscriptionService } from './subscriptions-service.js';
+
+/**
+ * Charge jobs handed to the engine at once. A batch waits for its slowest payment before its
+ * outcomes are recorded together, so the batches are a quarter of the default concurrency: four
+ * in flight keep the acquirer busy while one records.
+ */
+const CHARGE_BATCH = 32;
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** Recurrence (contract section 8): plans, subscriptions, billings, and the engine that charges them. */
@@ -16,7 +23,7 @@ export class RecurrenceService {
   /** Pix Automático's billings: ./pix-cycles.ts. */
   readonly pixCycles: PixCycles;
 
-  constructor(deps: ChargeDeps) {
+  constructor(private readonly deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
     this.pixCycles = new PixCycles(deps, this.engine);
     this.plans = new PlanService(deps.database, deps.clock, this.engine, deps.pixRecurrences, deps.logger);
@@ -34,7 +41,10 @@ export class RecurrenceService {
 
   /** The billing engine's charge job (src/context.ts registers it). */
   jobs(): JobDefinition[] {
-    // Parallel: each billing's charge is independent of the others due at the same instant.
-    return [{ kind: CHARGE_JOB, handler: async (payload: ChargePayload) => this.engine.charge(payload), parallel: true }, ...this.pixCycles.jobs()];
+    // A batch kind: the charges claimed together are charged together (./charge-batch.ts), in
+    // batches of CHARGE_BATCH, BILLING_CONCURRENCY of them in flight.
+    const concurrency = this.deps.chargeConcurrency ?? DEFAULT_CHARGE_CONCURRENCY;
+    const batch = { size: Math.min(CHARGE_BATCH, concurrency), concurrency, handler: (payloads: ChargePayload[]) => this.engine.chargeBatch(payloads) };
+    return [{ kind: CHARGE_JOB, batch }, ...this.pixCycles.jobs()];
   }
 }

@@ -40,6 +40,20 @@ export const subscriptionsRepository = {
     return row.status;
   },
 
+  /**
+   * statusOf for several subscriptions in one read, locked alike, in id order so two
+   * transactions that lock some of the same rows take them in the same order.
+   */
+  async statusOfMany(db: Executor, subscriptionIds: readonly string[], dialect?: Dialect): Promise<Map<string, string>> {
+    if (subscriptionIds.length === 0) return new Map();
+    let query = db.selectFrom('subscriptions').select(['subscription_id', 'status']).where('subscription_id', 'in', [...new Set(subscriptionIds)]).orderBy('subscription_id');
+    if (dialect === 'postgres') query = query.forShare();
+    const rows = await query.execute();
+    const found = new Map(rows.map((row) => [row.subscription_id, row.status]));
+    for (const id of subscriptionIds) if (!found.has(id)) throw new Error(`subscription ${id} not found`);
+    return found;
+  },
+
   async findMany(db: Executor, ids: string[]): Promise<SubscriptionRow[]> {
     if (ids.length === 0) return [];
     return db.selectFrom('subscriptions').selectAll().where('subscription_id', 'in', [...new Set(ids)]).execute();

@@ -5,9 +5,10 @@ import type { Database } from '../../db/connection.js';
 import type { DB } from '../../db/schema.js';
 import { LeaseKeeper } from '../../jobs/lease-keeper.js';
 import { DEFAULT_LEASE_MS, type ClaimedJob, type JobQueue } from '../../jobs/queue.js';
-import type { JobHandlers } from '../../jobs/registry.js';
-import { runJob, silentLogger, type JobLogger, type JobRunner } from '../../jobs/run-job.js';
+import type { BatchOptions, JobHandlers } from '../../jobs/registry.js';
+import { runJob, runJobBatch, silentLogger, type JobLogger, type JobRunner } from '../../jobs/run-job.js';
 import type { Worker } from '../../jobs/worker.js';
+import { BatchesInFlight } from './batches-in-flight.js';
 
 export const CLOCK_OFFSET_SETTING = 'clock_offset_ms';
 /** Bumped by each reset: an instance that sees a new generation adopts the stored offset even though it is smaller. */
@@ -16,6 +17,13 @@ export const CLOCK_GENERATION_SETTING = 'clock_generation';
 export const MAX_JOBS_PER_ADVANCE = 1_000_000;
 /** Jobs due at one instant claimed together: one claim per batch instead of one per job. */
 const BATCH = 200;
+/**
+ * A batch kind's jobs due within this of the earliest are charged as one batch (at the latest
+ * one's time), as a worker polling the queue takes together what fell due since its last claim:
+ * billings due one after another through a day then share their claims and their records. A
+ * minute is below anything a merchant schedules (due dates and retries are days apart).
+ */
+const BATCH_WINDOW_MS = 60_000;
 /** Jobs of a parallel kind run at once within a batch, unless told (the context passes WORKER_CONCURRENCY). */
 const DEFAULT_PARALLEL = 8;
 
@@ -155,11 +163,12 @@ export class SandboxClockService {
     const workerId = this.worker ? `${this.worker.workerId}:clock:${randomUUID().slice(0, 8)}` : `sandbox-clock:${randomUUID()}`;
     // The advance's own heartbeat: a batch can hold 200 jobs for longer than one lease.
     const keeper = new LeaseKeeper(this.runner.queue, workerId, this.leaseMs, this.runner.logger);
-    const claim = async (limit: number, dueBy: Date) => {
-      const jobs = await this.runner.queue.claim(workerId, { limit, dueBy, leaseMs: this.leaseMs });
+    const claim = async (limit: number, dueBy: Date, kinds?: string[]) => {
+      const jobs = await this.runner.queue.claim(workerId, { limit, dueBy, leaseMs: this.leaseMs, kinds });
       for (const job of jobs) keeper.hold(job);
       return jobs;
     };
+    const flight = new BatchesInFlight();
     let jobsRun = 0;
     let reached: Date;
     try {
@@ -176,18 +185,33 @@ export class SandboxClockService {
         // so a job a handler enqueues for earlier than the next queued job still runs before it.
         await this.beforeRound?.(target);
         const [first] = await claim(1, target);
-        if (!first) break;
-        const room = Math.min(BATCH, this.maxJobs - jobsRun) - 1;
-        const rest = room > 0 ? await claim(room, first.runAt) : [];
+        if (!first) {
+          if (flight.empty) break;
+          // What the batches still running enqueue may fall due before the target.
+          await flight.drain();
+          continue;
+        }
+        const batch = this.runner.handlers.batchOf(first.kind);
+        if (batch) {
+          const until = new Date(Math.min(first.runAt.getTime() + BATCH_WINDOW_MS, target.getTime()));
+          jobsRun += await this.startBatches(first, batch, flight, (limit) => claim(Math.min(limit, this.maxJobs - jobsRun - 1), until, [first.kind]), workerId, keeper);
+          continue;
+        }
+        // Any other job waits for the batches still running: it may read what they write.
+        await flight.drain();
         // The pin only moves forward (it is max(run_at, now)) and stays between jobs, so anyone
         // reading the clock meanwhile never sees time go back.
         this.clock.pin(first.runAt);
+        const room = Math.min(BATCH, this.maxJobs - jobsRun) - 1;
+        const rest = room > 0 ? await claim(room, first.runAt) : [];
         jobsRun += await this.runBatch([first, ...rest], workerId, keeper);
       }
       this.clock.moveTo(target);
       // Answer the target itself: the wall clock ticked a little while we got here.
       reached = target;
     } finally {
+      // No job of this advance runs on after it.
+      await flight.drain().catch(() => undefined);
       // Jobs still held after a failure keep their last lease and are retaken when it ends.
       await keeper.stop();
       // On failure too: keep at least the time the last job ran at, so time never goes back.
@@ -200,25 +224,50 @@ export class SandboxClockService {
   }
 
   /**
+   * A batch kind's jobs due within BATCH_WINDOW_MS of `first` (JobHandlers.registerBatch: a
+   * billing run), started in batches of its size, up to its concurrency in flight. The advance
+   * does not wait for them: it goes on to later jobs while they wait on the acquirer, as the
+   * worker would, so a day's billings are charged side by side. The clock stands at the latest
+   * one's due time for these batches (VirtualClock.runAt) while the pin moves on for the later
+   * jobs. Answers how many jobs were started.
+   */
+  private async startBatches(first: ClaimedJob, batch: BatchOptions, flight: BatchesInFlight, more: (limit: number) => Promise<ClaimedJob[]>, workerId: string, keeper: LeaseKeeper): Promise<number> {
+    await flight.roomFor(first.kind, batch.concurrency);
+    const free = batch.concurrency - flight.busy(first.kind);
+    const jobs = [first, ...(free > 1 ? await more(free - 1) : [])];
+    this.clock.pin(new Date(Math.max(...jobs.map((job) => job.runAt.getTime()))));
+    const at = this.clock.now();
+    for (let i = 0; i < jobs.length; i += batch.size) {
+      const chunk = jobs.slice(i, i + batch.size);
+      const run = this.clock.runAt(at, () => runJobBatch(this.runner, chunk, workerId));
+      flight.add(first.kind, chunk.length, run.finally(() => chunk.forEach((job) => keeper.release(job))));
+    }
+    return jobs.length;
+  }
+
+  /**
    * Runs one instant's jobs in id order. A stretch of jobs whose kinds are `parallel` (each
-   * independent of the others, like two billings' charges) runs `parallel` at a time, as the
-   * production worker would run them; every other job runs alone, in turn.
+   * independent of the others, like two webhook deliveries) or batch kinds runs `parallel` at a
+   * time (a batch kind's jobs in batches of its size), as the production worker would run them;
+   * every other job runs alone, in turn.
    */
   private async runBatch(batch: ClaimedJob[], workerId: string, keeper: LeaseKeeper): Promise<number> {
-    const parallel = (job: ClaimedJob) => this.runner.handlers.isParallel(job.kind);
+    const handlers = this.runner.handlers;
+    const together = (job: ClaimedJob) => handlers.isParallel(job.kind) || handlers.batchOf(job.kind) !== undefined;
     for (let i = 0; i < batch.length; ) {
       let end = i + 1;
-      if (parallel(batch[i])) while (end < batch.length && parallel(batch[end])) end++;
-      const stretch = batch.slice(i, end);
+      if (together(batch[i])) while (end < batch.length && together(batch[end])) end++;
+      const tasks = tasksOf(batch.slice(i, end), handlers);
       let next = 0;
       const lane = async () => {
-        while (next < stretch.length) {
-          const job = stretch[next++];
-          await runJob(this.runner, job, workerId);
-          keeper.release(job);
+        while (next < tasks.length) {
+          const task = tasks[next++];
+          if (task.length > 1 || handlers.batchOf(task[0].kind)) await runJobBatch(this.runner, task, workerId);
+          else await runJob(this.runner, task[0], workerId);
+          for (const job of task) keeper.release(job);
         }
       };
-      await Promise.all(Array.from({ length: Math.min(this.parallel, stretch.length) }, lane));
+      await Promise.all(Array.from({ length: Math.min(this.parallel, tasks.length) }, lane));
       i = end;
     }
     return batch.length;
@@ -244,4 +293,25 @@ export class SandboxClockService {
     this.tail = result.catch(() => undefined);
     return result;
   }
+}
+
+/** A stretch's jobs as tasks: a batch kind's in batches of its size, any other alone. */
+function tasksOf(jobs: ClaimedJob[], handlers: JobHandlers): ClaimedJob[][] {
+  const tasks: ClaimedJob[][] = [];
+  const open = new Map<string, ClaimedJob[]>();
+  for (const job of jobs) {
+    const batch = handlers.batchOf(job.kind);
+    if (!batch) {
+      tasks.push([job]);
+      continue;
+    }
+    let task = open.get(job.kind);
+    if (!task || task.length >= batch.size) {
+      task = [];
+      open.set(job.kind, task);
+      tasks.push(task);
+    }
+    task.push(job);
+  }
+  return tasks;
 }
