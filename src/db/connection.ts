@@ -3,13 +3,13 @@ import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import type pg from 'pg';
 import { Kysely, PostgresDialect, sql, type LogConfig, type Transaction } from 'kysely';
-import { startCheckpointer } from './checkpointer.js';
 import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import { ReadReplica } from './read-replica.js';
 import { openPostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
 import { SqliteReaders } from './sqlite-readers.js';
+import { startThread } from '../threads.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -77,7 +77,7 @@ function openSqlite(path: string, readerThreads: number, log?: LogConfig): Datab
   sqlite.pragma('synchronous = NORMAL');
   // Commits in WAL mode do not sync; checkpoints do, and SQLite runs them inside the commit that
   // crosses the threshold. A file database checkpoints on a thread of its own instead
-  // (src/db/checkpointer.ts); the threshold here is only its backstop (100,000 pages, 400 MB).
+  // (src/db/checkpoint-thread.ts); the threshold here is only its backstop (100,000 pages, 400 MB).
   sqlite.pragma(`wal_autocheckpoint = ${memory ? 10000 : 100000}`);
   // After a checkpoint that emptied it, a log that grew larger than this is cut back to it. Under
   // load the log grows to a few hundred MB between restarts (the checkpoint thread's copies race
@@ -96,7 +96,11 @@ function openSqlite(path: string, readerThreads: number, log?: LogConfig): Datab
   if (!memory) sqlite.pragma(`mmap_size = ${SQLITE_MMAP_BYTES}`);
   const cache = withStatementCache(sqlite);
   const db = new Kysely<DB>({ dialect: new GroupCommitSqliteDialect(sqlite, (text) => cache.prepare(text)), log });
-  const checkpointer = memory ? undefined : startCheckpointer(path);
+  const checkpointer = memory ? undefined : startThread(new URL('./checkpoint-thread.js', import.meta.url), { workerData: { path, intervalMs: 100 } });
+  // A thread that only checkpoints never keeps the process alive; should it die, the backstop
+  // autocheckpoint above keeps the log bounded.
+  checkpointer?.unref();
+  checkpointer?.on('error', () => {});
   // An in-memory database is this connection's alone: no other connection can read it.
   const readers = memory || readerThreads === 0 ? undefined : new SqliteReaders(path, readerThreads, { mmapSize: SQLITE_MMAP_BYTES, cacheKb: READER_CACHE_KB });
   return {
@@ -106,7 +110,7 @@ function openSqlite(path: string, readerThreads: number, log?: LogConfig): Datab
     readers,
     close: async () => {
       await readers?.stop();
-      await checkpointer?.stop();
+      await checkpointer?.terminate();
       await db.destroy();
     },
   };

@@ -68,12 +68,8 @@ async function answer(request: ReaderRequest): Promise<{ answer: ReaderAnswer; t
   return { answer: { id: request.id, count: rows.length, chunks: owned }, transfer: owned.map((c) => c.buffer as ArrayBuffer) };
 }
 
-parentPort!.on('message', (request: ReaderRequest | 'stop') => {
-  if (request === 'stop') {
-    db.close();
-    parentPort!.close();
-    return;
-  }
+// The main thread stops a reader by terminating it; better-sqlite3 closes the connection then.
+parentPort!.on('message', (request: ReaderRequest) => {
   answer(request).then(
     ({ answer, transfer }) => parentPort!.postMessage(answer, transfer),
     (error: Error) => parentPort!.postMessage({ id: request.id, error: error.message } satisfies ReaderAnswer),

@@ -1,5 +1,5 @@
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startThread } from '../threads.js';
 import { orderedReads } from './keyset-pages.js';
 
 /**
@@ -38,38 +38,6 @@ interface Pending {
   reject(error: Error): void;
 }
 
-/**
- * The thread's module, started through a small CommonJS stub: under tsx (npm start, the tests)
- * the module is TypeScript and the stub registers tsx's loader in the new thread first; the
- * production build runs the compiled .js as it is.
- */
-const BOOT = `
-const { workerData } = require('node:worker_threads');
-const { entry, tsx } = workerData;
-if (tsx) {
-  require(tsx.cjs);
-  import(tsx.esmApi).then(({ register }) => { register(); return import(entry); });
-} else {
-  import(entry);
-}
-`;
-
-/**
- * Where tsx's loaders are, resolved from here: the thread's own resolution would start at the
- * working directory. (The test runner rewrites import.meta and has no resolve: there the
- * package name is left to the thread, run from the checkout.)
- */
-function tsxLoaders(): { cjs: string; esmApi: string } {
-  const resolve = (import.meta as { resolve?: (specifier: string) => string }).resolve;
-  return { cjs: createRequire(import.meta.url).resolve('tsx/cjs'), esmApi: typeof resolve === 'function' ? resolve('tsx/esm/api') : 'tsx/esm/api' };
-}
-
-/** The URL of a sibling module of `base` (an import.meta.url), in the same language as `base` (.ts under tsx, .js once built). */
-export function siblingModule(base: string, name: string): string {
-  const ext = base.endsWith('.ts') ? '.ts' : '.js';
-  return new URL(`./${name}${ext}`, base).href;
-}
-
 class ReaderThread {
   private worker: Worker | null = null;
   private readonly pending = new Map<number, Pending>();
@@ -85,8 +53,7 @@ class ReaderThread {
   constructor(private readonly data: { path: string; mmapSize: number; cacheKb: number }) {}
 
   private start(): Worker {
-    const entry = siblingModule(import.meta.url, 'sqlite-reader-thread');
-    const worker = new Worker(BOOT, { eval: true, workerData: { ...this.data, entry, tsx: entry.endsWith('.ts') ? tsxLoaders() : null } });
+    const worker = startThread(new URL('./sqlite-reader-thread.js', import.meta.url), { workerData: this.data });
     // Reader threads never keep the process alive; an idle one waits on its port only.
     worker.unref();
     worker.on('message', (answer: ReaderAnswer) => {

@@ -3,12 +3,12 @@ import type { Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
 import type pg from 'pg';
 import type { ListColumns } from './list-columns.js';
-import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
+import type { JsonPage, SqliteReaders } from '../../db/sqlite-readers.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 import { INTEGRATION, STATUS, type BankSlipKey, type BankSlipRow } from './row.js';
 
 /** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
-const RECORDS_MODULE = siblingModule(import.meta.url, 'record-fields');
+const RECORDS_MODULE = new URL('./record-fields.js', import.meta.url).href;
 
 /**
  * A listing's window, filters and, when resuming, keyset, as SQL text for the driver's own

@@ -2,7 +2,7 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
-import { siblingModule, type JsonPage, type SqliteReaders } from '../../db/sqlite-readers.js';
+import type { JsonPage, SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
 import { INSTALLMENT_COLUMNS, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
@@ -82,7 +82,7 @@ function rangeParams(kind: RangeKind, account: number, start: string, end: strin
 }
 
 /** The serializers a reader thread loads (it imports the module itself: functions do not cross threads). */
-const SERIALIZERS_MODULE = siblingModule(import.meta.url, 'conciliation-json');
+const SERIALIZERS_MODULE = new URL('./conciliation-json.js', import.meta.url).href;
 /** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
