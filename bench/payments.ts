@@ -95,7 +95,7 @@ async function main() {
     console.log(`  ratio to Fastify echo: ${(figures.rps / ceiling.fastify.rps).toFixed(3)}; Authorized rows in the database: ${authorized}`);
     console.log(
       `  per payment, everything the server sent (the path, the relay's batches, the worker's polls): ${statements.toFixed(2)} statements` +
-        (commits === undefined ? '' : `, ${commits.toFixed(2)} commits (pg_stat_database)`) +
+        (commits === undefined ? '' : `, ${commits.toFixed(2)} transactions (pg_stat_database's xact_commit: an autocommit read is one too)`) +
         `; the path alone is held to 6 and 2 by test/payments/statement-budget.test.ts`,
     );
   } finally {
