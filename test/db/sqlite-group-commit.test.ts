@@ -150,6 +150,21 @@ describe('SQLite group commit', () => {
     await db.destroy();
   });
 
+  it('fails a group that a plain statement made SQLite roll back, before the next user writes', async () => {
+    const { db, committed, observer } = fileDatabase();
+    const results = await Promise.allSettled([
+      db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'lost' }).execute()),
+      // Outside any transaction of Kysely's: SQLite ends the group's transaction, as a full disk would.
+      sql`rollback`.execute(db),
+      db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'next' }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(committed('lost')).toBe(false);
+    expect(committed('next')).toBe(true);
+    observer.close();
+    await db.destroy();
+  });
+
   it('serves the connection first come, first served: a stream of queries does not starve a transaction', async () => {
     const { db, observer } = fileDatabase();
     const order: string[] = [];
