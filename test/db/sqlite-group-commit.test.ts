@@ -9,7 +9,7 @@ import { GroupCommitSqliteDialect } from '../../src/db/sqlite-driver.js';
 
 /**
  * The SQLite driver's group commit (src/db/sqlite-driver.ts) and the checkpoint thread
- * (src/db/checkpointer.ts), on real database files. SQLite only by nature: they run the same in
+ * (src/db/checkpoint-thread.ts), on real database files. SQLite only by nature: they run the same in
  * both suites.
  */
 interface Scratch {

@@ -6,7 +6,7 @@ import { buildApp } from '../../src/http/app.js';
 import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { Scope } from '../../src/modules/merchants/service.js';
-import { freshDatabase, type TestDatabase } from './database.js';
+import { freshDatabase } from './database.js';
 import type { HostResolver } from '../../src/modules/webhooks/address-policy.js';
 
 /** Captures every log line the app writes, so tests can prove what never reaches a log. */
@@ -50,13 +50,11 @@ export interface TestAppOptions {
   routes?: (app: App, ctx: AppContext) => void;
   /** Host look-ups for webhook URLs (production-mode address checks). */
   resolveHost?: HostResolver;
-  /** Another database than the suite's (a SQLite file, to exercise its reader threads). */
-  database?: () => Promise<TestDatabase>;
 }
 
 export async function testApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = options.env ?? {};
-  const database = await (options.database ?? freshDatabase)();
+  const database = await freshDatabase();
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', ADMIN_API_KEY: 'test-admin-key-0123456789abcdef0123', PASSWORD_HASH_COST: '10', LOG_LEVEL: 'info', ...env });
   const logs = new LogCapture();
   const ctx = await createContext(config, { database, logger: createLogger(config.logLevel, logs), resolveHost: options.resolveHost });
