@@ -10,8 +10,8 @@
  *
  *   npx tsx bench/conciliation.ts [sqlite|postgres]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped; BENCH_KEEP_DB=1 keeps it)
- *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server; CONCIL_PAGE_ROWS and
- *   DB_READER_THREADS (SQLite: 2 unless set; 0 reads on the event loop) are passed on.
+ *   BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" profiles the server; CONCIL_PAGE_ROWS is
+ *   passed on.
  */
 import { randomInt } from 'node:crypto';
 import { loadavg } from 'node:os';
@@ -78,7 +78,6 @@ async function main() {
     if (engine === 'postgres') await sql`analyze receivables`.execute(db);
     else await sql`analyze`.execute(db);
     const load = loadavg().map((l) => l.toFixed(2)).join(' ');
-    if (engine === 'sqlite') console.log(`SQLite reader threads (DB_READER_THREADS): ${process.env.DB_READER_THREADS ?? '2 (default)'}`);
     console.log(`${engine}: loaded ${MAIN_ROWS + 10 * OTHER_ROWS} rows in ${((Date.now() - t0) / 1000).toFixed(1)} s; load average ${load}`);
 
     // The same-run ceiling: a bare node:http server answering a 40 MB body in 64 KB chunks, read by this client.

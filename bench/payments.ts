@@ -5,6 +5,7 @@
  *
  *   npx tsx bench/payments.ts [sqlite|postgres] [vault|encrypted] [seconds] [sandbox|cielo]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped)
+ *   BENCH_PORT: the server's port (18950), for two runs side by side
  *
  * `cielo` charges through the Cielo connector against the stand-in (test/standins/cielo.ts, a
  * process of its own) answering every call in 50 ms: the ceiling is then connections / 50 ms,
@@ -19,7 +20,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY } from '../test/standins/cielo.js';
-import { benchDatabase, ceilings, cpf, json, line, load, root, startServer, visaNumber, visaNumberEndingIn } from './support.js';
+import { benchDatabase, ceilings, cpf, cpuMs, json, line, load, root, startServer, visaNumber, visaNumberEndingIn } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const source = (process.argv[3] ?? 'vault') as 'vault' | 'encrypted';
@@ -39,7 +40,7 @@ async function main() {
   const acquirerEnv: Record<string, string> = standin
     ? { ACQUIRER: 'cielo', CIELO_API_URL: standin.apiUrl, CIELO_QUERY_URL: standin.queryUrl, CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID, CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY, CIELO_ENVIRONMENT: 'sandbox' }
     : {};
-  const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox', ...acquirerEnv }, 18950);
+  const server = await startServer({ DATABASE_URL: databaseUrl, GATEWAY_MODE: 'sandbox', ...acquirerEnv }, Number(process.env.BENCH_PORT ?? 18950));
   try {
     const admin = { authorization: `Bearer ${server.adminKey}`, 'content-type': 'application/json' };
     const merchant = await json(await fetch(`${server.url}/admin/merchants`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Bench Store', documentNumber: '11222333000181' }) }));
@@ -73,12 +74,17 @@ async function main() {
     console.log(`payments benchmark: ${engine}, ${source} card source over ${CARDS} cards, ${CONNECTIONS} connections, ${duration} s after 3 s warm-up, acquirer ${acquirer}`);
     let next = 0;
     const before = { statements: await statementsSent(server.url), commits: await commitsOf(engine, databaseUrl), payments: await countPayments(databaseUrl) };
+    let cpuBefore = 0;
     const figures = await load({
       url: `${server.url}/gateway/v1/payments`,
       connections: CONNECTIONS,
       duration,
       requests: [{ method: 'POST', headers, setupRequest: (req: any) => ({ ...req, body: bodies[next++ % bodies.length] }) }],
-    }, 3, engine === 'postgres' ? () => analyze(databaseUrl) : undefined);
+    }, 3, async () => {
+      if (engine === 'postgres') await analyze(databaseUrl);
+      cpuBefore = cpuMs(server.pid);
+    });
+    const serverCpuMs = cpuMs(server.pid) - cpuBefore;
     const authorized = await countAuthorized(databaseUrl);
     // What trails the sales (the relay) is done within a second; pg_stat_database is flushed within one too.
     await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -92,7 +98,7 @@ async function main() {
     console.log(line('ceiling: bare node:http echo', ceiling.bare));
     console.log(line('ceiling: Fastify JSON echo', ceiling.fastify));
     console.log(line('POST /v1/payments', figures));
-    console.log(`  ratio to Fastify echo: ${(figures.rps / ceiling.fastify.rps).toFixed(3)}; Authorized rows in the database: ${authorized}`);
+    console.log(`  ratio to Fastify echo: ${(figures.rps / ceiling.fastify.rps).toFixed(3)}; Authorized rows in the database: ${authorized}; server CPU ${((serverCpuMs * 1000) / figures.total).toFixed(0)} µs a payment`);
     console.log(
       `  per payment, everything the server sent (the path, the relay's batches, the worker's polls): ${statements.toFixed(2)} statements` +
         (commits === undefined ? '' : `, ${commits.toFixed(2)} transactions (pg_stat_database's xact_commit: an autocommit read is one too)`) +

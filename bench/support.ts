@@ -96,14 +96,14 @@ export async function ceilings(connections: number, duration: number): Promise<{
       res.end(data);
     });
   });
-  await new Promise<void>((r) => bare.listen(18901, '127.0.0.1', r));
+  await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
   const post = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body, connections, duration };
-  const bareFigures = await load({ url: 'http://127.0.0.1:18901/', ...post }, 1);
+  const bareFigures = await load({ url: `http://127.0.0.1:${(bare.address() as { port: number }).port}/`, ...post }, 1);
   await new Promise((r) => bare.close(r));
   const app = Fastify();
   app.post('/echo', async (request, reply) => reply.code(201).send(request.body));
-  await app.listen({ port: 18902, host: '127.0.0.1' });
-  const fastifyFigures = await load({ url: 'http://127.0.0.1:18902/echo', ...post }, 1);
+  const echo = await app.listen({ port: 0, host: '127.0.0.1' });
+  const fastifyFigures = await load({ url: `${echo}/echo`, ...post }, 1);
   await app.close();
   return { bare: bareFigures, fastify: fastifyFigures };
 }

@@ -80,7 +80,6 @@ export const SETTINGS: readonly SettingDoc[] = [
   { name: 'DB_STATEMENT_TIMEOUT_MS', default: '30000', meaning: 'PostgreSQL cancels a statement running longer' },
   { name: 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', default: '60000', meaning: 'PostgreSQL ends a session idle inside a transaction this long' },
   { name: 'DB_POOL_SIZE', default: '20', meaning: 'PostgreSQL connections one instance may hold (instances x this < max_connections)' },
-  { name: 'DB_READER_THREADS', default: '2', meaning: 'SQLite: threads that read and serialize streamed range searches and bank slip listings off the event loop (0: none)' },
   { name: 'DB_READ_MAX_LAG_SECONDS', default: '10', meaning: 'A replica (DATABASE_READ_URL) further behind than this is not read from: the primary answers' },
   { name: 'DB_START_TIMEOUT_MS', default: '60000', meaning: 'At start, how long to keep retrying a database that does not answer yet' },
   { name: 'CONCIL_MAX_RANGE_DAYS', default: '90', meaning: 'Longest date range of one conciliation search' },

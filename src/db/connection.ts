@@ -8,7 +8,6 @@ import { ReadReplica } from './read-replica.js';
 import { openPostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
 import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
-import { SqliteReaders } from './sqlite-readers.js';
 import { startThread } from '../threads.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -27,8 +26,6 @@ export interface Database {
   raw?: { sqlite: SQLite.Database } | { postgres: pg.Pool };
   /** PostgreSQL with DATABASE_READ_URL: the replica that reads which decide nothing may use (src/db/read-replica.ts). */
   replica?: ReadReplica<Database>;
-  /** SQLite file databases with DB_READER_THREADS > 0: reads off the event loop (src/db/sqlite-readers.ts). */
-  readers?: SqliteReaders;
   close(): Promise<void>;
 }
 
@@ -42,8 +39,6 @@ export interface OpenOptions {
   schema?: string;
   /** PostgreSQL pool size. */
   poolSize?: number;
-  /** SQLite reader threads (default: the settings' DB_READER_THREADS). */
-  readerThreads?: number;
   /** Connection, statement and idle-in-transaction timeouts (default: the DB_*_TIMEOUT_MS defaults). */
   settings?: DatabaseSettings;
   /** PostgreSQL: a streaming replica (DATABASE_READ_URL), opened beside the primary. */
@@ -58,17 +53,15 @@ export async function openDatabase(url: string, options: OpenOptions = {}): Prom
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
     return openPostgres(url, options);
   }
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.readerThreads ?? (options.settings ?? DEFAULT_DATABASE_SETTINGS).readerThreads, options.queryLog);
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.queryLog);
   throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got "${url.split(':')[0]}:..."`);
 }
 
 const SQLITE_CACHE_KB = 32_768;
 const SQLITE_MMAP_BYTES = 268_435_456;
 const SQLITE_WAL_KEEP_BYTES = 1_073_741_824;
-/** A reader thread's own page cache: its reads are large scans served mostly through mmap, so less than the writer's. */
-const READER_CACHE_KB = 8_192;
 
-function openSqlite(path: string, readerThreads: number, log?: LogConfig): Database {
+function openSqlite(path: string, log?: LogConfig): Database {
   const memory = path === ':memory:' || path === '';
   if (!memory) mkdirSync(dirname(path), { recursive: true });
   const sqlite = new SQLite(memory ? ':memory:' : path);
@@ -101,15 +94,11 @@ function openSqlite(path: string, readerThreads: number, log?: LogConfig): Datab
   // autocheckpoint above keeps the log bounded.
   checkpointer?.unref();
   checkpointer?.on('error', () => {});
-  // An in-memory database is this connection's alone: no other connection can read it.
-  const readers = memory || readerThreads === 0 ? undefined : new SqliteReaders(path, readerThreads, { mmapSize: SQLITE_MMAP_BYTES, cacheKb: READER_CACHE_KB });
   return {
     db,
     dialect: 'sqlite',
     raw: { sqlite },
-    readers,
     close: async () => {
-      await readers?.stop();
       await checkpointer?.terminate();
       await db.destroy();
     },

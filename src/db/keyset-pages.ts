@@ -30,26 +30,3 @@ export async function* keysetPages<Row, Key>(
     if (!prefetchNext) next = start(keyOf(rows[rows.length - 1]));
   }
 }
-
-/**
- * `count` independent reads (pages whose bounds are known up front), answered in order with up
- * to `inFlight` asked at once: several reader threads work on the next pages while this one is
- * written, and no more than `inFlight` pages are ever held. Reads asked and then left unread
- * (the consumer stopped) are dropped, their failures included.
- */
-export async function* orderedReads<T>(count: number, read: (index: number) => Promise<T>, inFlight: number): AsyncGenerator<T> {
-  const asked: Promise<T>[] = [];
-  const ask = (index: number) => {
-    const reading = read(index);
-    reading.catch(() => {});
-    asked.push(reading);
-  };
-  let next = 0;
-  while (next < count && next < inFlight) ask(next++);
-  for (let i = 0; i < count; i++) {
-    const page = await asked[i];
-    delete asked[i];
-    if (next < count) ask(next++);
-    yield page;
-  }
-}

@@ -19,12 +19,6 @@ export interface DatabaseSettings {
    */
   poolSize: number;
   /**
-   * SQLite file databases: threads with their own read-only connection that read and serialize
-   * the streamed range searches and bank slip listings off the event loop (DB_READER_THREADS; 0
-   * reads on the event loop).
-   */
-  readerThreads: number;
-  /**
    * DATABASE_READ_URL: a replica whose replay is further behind than this is not read from; its
    * reads go to the primary until it catches up (DB_READ_MAX_LAG_SECONDS).
    */
@@ -42,7 +36,6 @@ export function loadDatabaseSettings(env: Record<string, string | undefined>, in
     idleInTransactionTimeoutMs: integer(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 60_000, 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS', 1_000, 3_600_000),
     startTimeoutMs: integer(env.DB_START_TIMEOUT_MS, 60_000, 'DB_START_TIMEOUT_MS', 0, 3_600_000),
     poolSize: integer(env.DB_POOL_SIZE, 20, 'DB_POOL_SIZE', 1, 1_000),
-    readerThreads: integer(env.DB_READER_THREADS, 2, 'DB_READER_THREADS', 0, 16),
     readMaxLagSeconds: integer(env.DB_READ_MAX_LAG_SECONDS, 10, 'DB_READ_MAX_LAG_SECONDS', 0, 86_400),
   };
 }

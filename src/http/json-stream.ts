@@ -8,22 +8,13 @@ const CHUNK_CHARS = 64 * 1024;
  * A batch of a streamed JSON array: its items, and how one item becomes its JSON text. The text
  * is made when the item is written, not before (see jsonArrayStream).
  */
-export interface ItemBatch<T = any> {
+export interface JsonBatch<T = any> {
   items: readonly T[];
   toJson(item: T): string;
 }
 
-/** A batch already made JSON (by a SQLite reader thread): its items' texts joined by commas, as bytes. */
-export interface EncodedBatch {
-  count: number;
-  encoded: Buffer[];
-}
-
-export type JsonBatch<T = any> = ItemBatch<T> | EncodedBatch;
-
 /** The items of a batch as the API writes them, parsed, for consumers that are not a JSON answer (the dashboard's CSV). */
 export function batchRecords(batch: JsonBatch): Record<string, unknown>[] {
-  if ('encoded' in batch) return batch.count === 0 ? [] : (JSON.parse(`[${Buffer.concat(batch.encoded).toString()}]`) as Record<string, unknown>[]);
   return batch.items.map((item) => JSON.parse(batch.toJson(item)) as Record<string, unknown>);
 }
 
@@ -51,24 +42,8 @@ export function jsonArrayStream(batches: AsyncIterable<JsonBatch>): Readable {
   async function* body(): AsyncGenerator<Buffer> {
     let out = '[';
     let first = true;
-    // The last chunk of an encoded batch, sent with what follows it (the closing bracket or the
-    // next comma): no chunk of one byte, no copy of more than two chunks.
-    let held: Buffer | null = null;
-    for await (const batch of batches) {
-      if ('encoded' in batch) {
-        if (batch.count === 0) continue;
-        const separator = first ? '' : ',';
-        first = false;
-        const lead = Buffer.concat([...(held ? [held] : []), Buffer.from(out + separator), batch.encoded[0]]);
-        out = '';
-        const chunks = [lead, ...batch.encoded.slice(1)];
-        held = chunks.pop()!;
-        yield* chunks;
-        continue;
-      }
-      const { items, toJson } = batch;
-      const ready: Buffer[] = held ? [held] : [];
-      held = null;
+    for await (const { items, toJson } of batches) {
+      const ready: Buffer[] = [];
       for (let i = 0; i < items.length; i++) {
         if (first) first = false;
         else out += ',';
@@ -80,7 +55,7 @@ export function jsonArrayStream(batches: AsyncIterable<JsonBatch>): Readable {
       }
       yield* ready;
     }
-    yield held ? Buffer.concat([held, Buffer.from(out + ']')]) : Buffer.from(out + ']');
+    yield Buffer.from(out + ']');
   }
   return Readable.from(body(), { objectMode: false, highWaterMark: 1 });
 }

@@ -7,7 +7,7 @@ import type { Executor } from '../../src/db/connection.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject } from '../../src/modules/bankslips/record-fields.js';
 import { bankSlipsRepository, type DateColumn } from '../../src/modules/bankslips/repository.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
-import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
+import { testDialect } from '../support/database.js';
 import { FIXTURE_END, FIXTURE_START, fixtureRows, insertRows } from './fixture-rows.js';
 import { BASE } from './support.js';
 import { CONCIL } from '../settlement/support.js';
@@ -61,20 +61,12 @@ async function legacy(t: TestApp, m: TestMerchant, by: By, start: string, end: s
 
 /** Counts the listing's page reads, through whichever read this database uses (rows as JSON, or columns as arrays on PostgreSQL). */
 const spyPages = (t: TestApp) =>
-  vi.spyOn(bankSlipsRepository, t.ctx.database.dialect === 'postgres' ? 'listColumnsPage' : t.ctx.database.readers ? 'listJsonBySeqs' : 'listJsonPage');
-
-/**
- * On the suite's database (SQLite in memory: pages read on the event loop; or PostgreSQL), and on
- * SQLite also on a file with reader threads (src/db/sqlite-readers.ts): the seqs walked first, then
- * pages read and made JSON by the threads, several at once.
- */
-const variants: [string, (() => Promise<TestDatabase>) | undefined][] = [[testDialect, undefined]];
-if (testDialect === 'sqlite') variants.push(['sqlite file, 2 reader threads', () => sqliteFileDatabase(2)]);
+  vi.spyOn(bankSlipsRepository, t.ctx.database.dialect === 'postgres' ? 'listColumnsPage' : 'listJsonPage');
 
 const url = (m: TestMerchant, by: By, start: string, end: string, statusIntegration?: number) =>
   `${BASE}/list/by/${by}?accountNumber=${m.accountNumber}&startDate=${start}&endDate=${end}${statusIntegration === undefined ? '' : `&statusIntegration=${statusIntegration}`}`;
 
-describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) => {
+describe(`bank slip listings, streamed (${testDialect})`, () => {
   let t: TestApp;
   let m: TestMerchant;
   let big: TestMerchant;
@@ -82,7 +74,7 @@ describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) 
   const BIG = 40_000;
 
   beforeAll(async () => {
-    t = await testApp({ database });
+    t = await testApp();
     m = await t.merchant({ api: 'integration' });
     big = await t.merchant({ api: 'integration' });
     await insertRows(t.ctx.database.db, fixtureRows(m.accountNumber, m.merchantId, 300, 'fx'));
@@ -232,30 +224,10 @@ describe.each(variants)('bank slip listings, streamed (%s)', (_label, database) 
     expect((await t.inject({ method: 'GET', url: url(big, 'payment-date', FIXTURE_START, FIXTURE_END), headers: big.headers })).statusCode).toBe(200);
   });
 
-  it.runIf(database !== undefined)('reader threads read a page of seqs by rowid, not by scanning the window on its date index', async () => {
-    const readers = t.ctx.database.readers!;
-    const json = vi.spyOn(readers, 'json');
-    try {
-      const res = await t.inject({ method: 'GET', url: url(big, 'payment-date', FIXTURE_START, FIXTURE_END), headers: big.headers });
-      expect(res.statusCode).toBe(200);
-      const [sqlText, params] = json.mock.calls[0];
-      const raw = t.ctx.database.raw as { sqlite: import('better-sqlite3').Database };
-      const plan = (raw.sqlite.prepare(`explain query plan ${sqlText}`).all(...params) as { detail: string }[]).map((r) => r.detail);
-      expect(plan[0]).toMatch(/USING INTEGER PRIMARY KEY \(rowid=\?\)/);
-      expect(plan.join('\n')).not.toMatch(/USING INDEX bankslips_account/);
-    } finally {
-      json.mockRestore();
-    }
-  });
-
   it('the large listing, read whole over many pages, is byte for byte the single-query answer', async () => {
-    const readers = t.ctx.database.readers;
-    const threadReads = readers?.requests ?? 0;
     const res = await fetch(`http://127.0.0.1:${port}${url(big, 'due-date', FIXTURE_START, FIXTURE_END)}`, { headers: big.headers });
     expect(res.status).toBe(200);
     const body = Buffer.from(await res.arrayBuffer());
-    // With reader threads, the seqs and each of the 20 pages were theirs to read.
-    if (readers) expect(readers.requests - threadReads).toBe(1 + Math.ceil(BIG / t.ctx.bankSlips.listPageSize));
     const expected = Buffer.from(await legacy(t, big, 'due-date', FIXTURE_START, FIXTURE_END));
     expect(body.length).toBeGreaterThan(20e6);
     expect(body.equals(expected)).toBe(true);

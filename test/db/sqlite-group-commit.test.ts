@@ -9,7 +9,7 @@ import { GroupCommitSqliteDialect } from '../../src/db/sqlite-driver.js';
 
 /**
  * The SQLite driver's group commit (src/db/sqlite-driver.ts) and the checkpoint thread
- * (src/db/checkpointer.ts), on real database files. SQLite only by nature: they run the same in
+ * (src/db/checkpoint-thread.ts), on real database files. SQLite only by nature: they run the same in
  * both suites.
  */
 interface Scratch {
@@ -146,6 +146,21 @@ describe('SQLite group commit', () => {
     expect(committed('third')).toBe(true);
     await db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'after' }).execute());
     expect(committed('after')).toBe(true);
+    observer.close();
+    await db.destroy();
+  });
+
+  it('fails a group that a plain statement made SQLite roll back, before the next user writes', async () => {
+    const { db, committed, observer } = fileDatabase();
+    const results = await Promise.allSettled([
+      db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'lost' }).execute()),
+      // Outside any transaction of Kysely's: SQLite ends the group's transaction, as a full disk would.
+      sql`rollback`.execute(db),
+      db.transaction().execute((trx) => trx.insertInto('items').values({ name: 'next' }).execute()),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'fulfilled']);
+    expect(committed('lost')).toBe(false);
+    expect(committed('next')).toBe(true);
     observer.close();
     await db.destroy();
   });

@@ -93,24 +93,6 @@ describe('database faults: classification, start-up waits, shutdown answers', ()
   });
 });
 
-describe('DB_READER_THREADS', () => {
-  it('is 2 unless set, refuses a count outside 0..16 by name, and gives a SQLite file that many reader threads (0: none)', async () => {
-    expect(loadConfig({}).databaseSettings.readerThreads).toBe(2);
-    expect(loadConfig({ DB_READER_THREADS: '0' }).databaseSettings.readerThreads).toBe(0);
-    for (const bad of ['-1', '17', 'two', '1.5']) expect(() => loadConfig({ DB_READER_THREADS: bad }), bad).toThrow(/DB_READER_THREADS/);
-    const dir = mkdtempSync(join(tmpdir(), 'gateway-readers-setting-'));
-    try {
-      for (const [value, size] of [['3', 3], ['0', undefined]] as const) {
-        const database = await openDatabaseWhenReady(`sqlite:${join(dir, `r${value}.db`)}`, { settings: loadConfig({ DB_READER_THREADS: value }).databaseSettings, log: () => {} });
-        expect(database.readers?.size).toBe(size);
-        await database.close();
-      }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
-});
-
 describe('DB_POOL_SIZE', () => {
   it('is 20 unless set, and refuses a size outside 1..1000 by name', () => {
     expect(loadConfig({}).databaseSettings.poolSize).toBe(20);

@@ -5,7 +5,7 @@ import { runInNewContext } from 'node:vm';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rangeState } from '../../src/modules/settlement/search.js';
-import { sqliteFileDatabase, testDialect, type TestDatabase } from '../support/database.js';
+import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { dataSet } from './receivable-rows.js';
 import { CONCIL, settlementMerchant } from './support.js';
@@ -25,18 +25,14 @@ const PAGE_ROWS = 2_000;
 const PAGES = Math.ceil(RECORDS / PAGE_ROWS) + 1;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The suite's database, and on SQLite also a file read by reader threads (src/db/sqlite-readers.ts), whose memory is this process's too. */
-const variants: [string, (() => Promise<TestDatabase>) | undefined][] = [[testDialect, undefined]];
-if (testDialect === 'sqlite') variants.push(['sqlite file, 2 reader threads', () => sqliteFileDatabase(2)]);
-
-describe.each(variants)('streamed range search over HTTP: memory and reads (%s)', (_label, database) => {
+describe(`streamed range search over HTTP: memory and reads (${testDialect})`, () => {
   let t: TestApp;
   let m: Awaited<ReturnType<typeof settlementMerchant>>;
   let port: number;
   let path: string;
 
   beforeAll(async () => {
-    t = await testApp({ env: { CONCIL_PAGE_ROWS: String(PAGE_ROWS) }, database });
+    t = await testApp({ env: { CONCIL_PAGE_ROWS: String(PAGE_ROWS) } });
     m = await settlementMerchant(t);
     const rows = dataSet(Number(m.accountNumber), m.merchantId, RECORDS);
     for (let i = 0; i < rows.length; i += 1_000) await t.ctx.database.db.insertInto('receivables').values(rows.slice(i, i + 1_000)).execute();

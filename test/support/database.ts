@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { openDatabase, type Database, type OpenOptions } from '../../src/db/connection.js';
@@ -49,27 +46,6 @@ export async function freshDatabase(options: { migrate?: boolean; poolSize?: num
     async close() {
       if (schema) await underSchemaLock(() => sql`drop schema if exists ${sql.id(schema)} cascade`.execute(database.db)).catch(() => {});
       await close();
-    },
-  };
-}
-
-/**
- * A fresh, migrated SQLite database in a file of its own (the suite's SQLite is in memory, which
- * no other connection can open), with `readerThreads` reader threads; its directory is removed
- * on close.
- */
-export async function sqliteFileDatabase(readerThreads: number): Promise<TestDatabase> {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-test-'));
-  const url = `sqlite:${join(dir, 'gateway.db')}`;
-  const database = await openDatabase(url, { readerThreads });
-  await migrateToLatest(database);
-  const close = database.close;
-  return {
-    ...database,
-    url,
-    async close() {
-      await close();
-      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -51,7 +51,7 @@ export interface TestAppOptions {
   routes?: (app: App, ctx: AppContext) => void;
   /** Host look-ups for webhook URLs (production-mode address checks). */
   resolveHost?: HostResolver;
-  /** Another database than the suite's (a SQLite file, to exercise its reader threads). */
+  /** Another database than the suite's fresh one (one opened with a query log, to count statements). */
   database?: () => Promise<TestDatabase>;
 }
 

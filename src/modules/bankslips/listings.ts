@@ -18,10 +18,8 @@ export type ListFields = 'list' | 'credit';
  * Per engine (docs/architecture.md, "Streamed JSON arrays"):
  * - PostgreSQL: keyset pages of columns as arrays, the JSON made here (list-columns.ts), the
  *   next page asked for while this one is written;
- * - SQLite with reader threads (a file): one thread walks the seqs, then pages of them are read
- *   and joined by all the threads at once and written in order;
- * - SQLite on the event loop (in memory, or DB_READER_THREADS=0): keyset pages of the JSON the
- *   database writes (`jsonObject`, record-fields.ts sqlJsonObject).
+ * - SQLite: keyset pages of the JSON the database writes (`jsonObject`, record-fields.ts
+ *   sqlJsonObject).
  */
 export async function* listingPages(
   database: Database,
@@ -32,7 +30,7 @@ export async function* listingPages(
   range: ListRange,
   pageSize: number,
 ): AsyncGenerator<JsonBatch> {
-  const { db, raw, readers } = database;
+  const { db, raw } = database;
   if (raw && 'postgres' in raw) {
     const shape = shapeOf(fields, column);
     const pages = keysetPages(
@@ -42,12 +40,6 @@ export async function* listingPages(
       true,
     );
     for await (const rows of pages) yield { items: rows, toJson: shape.toJson };
-    return;
-  }
-  if (readers) {
-    const seqs = await repo.listSeqs(readers, accountNumber, column, range);
-    const pages = readers.pagesOfIds(seqs, pageSize, (page) => repo.listJsonBySeqs(readers, jsonObject, accountNumber, column, range, page));
-    for await (const page of pages) yield { count: page.count, encoded: page.chunks };
     return;
   }
   const pages = keysetPages(

@@ -114,9 +114,6 @@ export function sqlJsonObject(fields: readonly Field[], dialect: Dialect): strin
   return dialect === 'postgres' ? `json_build_object(${pairs})::text` : `json_object(${pairs})`;
 }
 
-/** A row whose only column is its JSON text (a reader thread's serializer for database-made JSON: repository.ts listJsonBySeqs). */
-export const firstColumn = (row: unknown[]): string => row[0] as string;
-
 export const toListRecord = (row: Partial<BankSlipRow>) => render(row, LIST_FIELDS) as BankSlipListRecord;
 export const toCreditRecord = (row: Partial<BankSlipRow>) => render(row, CREDIT_FIELDS) as BankSlipCreditRecord;
 

@@ -3,16 +3,12 @@ import type { Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
 import type pg from 'pg';
 import type { ListColumns } from './list-columns.js';
-import type { JsonPage, SqliteReaders } from '../../db/sqlite-readers.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
 import { INTEGRATION, STATUS, type BankSlipKey, type BankSlipRow } from './row.js';
 
-/** The module whose `firstColumn` a reader thread loads to answer a page of database-made JSON. */
-const RECORDS_MODULE = new URL('./record-fields.js', import.meta.url).href;
-
 /**
  * A listing's window, filters and, when resuming, keyset, as SQL text for the driver's own
- * handle (the reader threads on SQLite, rows as arrays on PostgreSQL): the same conditions as
+ * handle (rows as arrays on PostgreSQL): the same conditions as
  * listJsonPage's query. The column is ours; every value is a parameter, in `parameters`.
  */
 function listWhere(dialect: 'sqlite' | 'postgres', accountNumber: number, column: DateColumn, range: ListRange, after?: ListCursor): { where: string; parameters: unknown[] } {
@@ -95,28 +91,6 @@ export const bankSlipsRepository = {
     parameters.push(limit);
     const text = `select ${shape.columns.join(', ')} from bankslips where ${where} order by ${column}, seq limit $${parameters.length}`;
     return arrayRows(pool, text, parameters);
-  },
-
-  /**
-   * SQLite reader threads (src/db/sqlite-readers.ts): the seqs of a listing's slips in (date, seq)
-   * order, walked on the listing's index by one thread (8 bytes a slip held).
-   */
-  listSeqs(readers: SqliteReaders, accountNumber: number, column: DateColumn, range: ListRange): Promise<number[]> {
-    const { where, parameters } = listWhere('sqlite', accountNumber, column, range);
-    return readers.column(`select seq from bankslips where ${where} order by ${column}, seq`, parameters) as Promise<number[]>;
-  },
-
-  /**
-   * SQLite reader threads: the JSON of these slips (one page of listSeqs), made by the database
-   * as listJsonPage makes it, in (date, seq) order. The window and filters apply again: a slip
-   * that left the listing since the walk is not answered.
-   */
-  listJsonBySeqs(readers: SqliteReaders, jsonObject: string, accountNumber: number, column: DateColumn, range: ListRange, seqs: number[]): Promise<JsonPage> {
-    const { where, parameters } = listWhere('sqlite', accountNumber, column, range);
-    // NOT INDEXED: the seqs are rowid lookups; with the window in the WHERE the planner otherwise
-    // scans the whole window on the date index for every page, filtering by the seqs.
-    const text = `select ${jsonObject} from bankslips not indexed where seq in (select value from json_each(?)) and ${where} order by ${column}, seq`;
-    return readers.json(text, [JSON.stringify(seqs), ...parameters], { module: RECORDS_MODULE, name: 'firstColumn' });
   },
 
   /**

@@ -2,10 +2,9 @@ import { CompiledQuery, sql, type Insertable } from 'kysely';
 import type SQLite from 'better-sqlite3';
 import type { Database, Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
-import type { JsonPage, SqliteReaders } from '../../db/sqlite-readers.js';
 import type { ReceivablesTable } from '../../db/schema.js';
 import { addDays } from '../../domain/calendar.js';
-import { INSTALLMENT_COLUMNS, INSTALLMENT_SEGMENTS, KEY_POSITIONS, SUMMARY_COLUMNS, SUMMARY_SEGMENTS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
+import { INSTALLMENT_COLUMNS, KEY_POSITIONS, SUMMARY_COLUMNS, type ColumnValues, type ReceivableRow } from './conciliation-json.js';
 
 /** Half-open UTC bounds of an inclusive date range, for ISO datetime columns (they sort as text). */
 const dayRange = (start: string, end: string) => [`${start}T00:00:00.000Z`, `${addDays(end, 1)}T00:00:00.000Z`] as const;
@@ -48,23 +47,6 @@ function rangePageSql(dialect: 'sqlite' | 'postgres', kind: RangeKind, resume: b
   return `select ${columns} from receivables where ${where} ${ORDER} limit ${p()}${offset ? ` offset ${p()}` : ''}`;
 }
 
-/**
- * SQLite: the ids of a range's rows in answer order (ids only). Sale-date ranges walk the
- * sale-order index; payment-date ranges read the receipt-date index and sort what they find
- * (its range is the answer's size, where the sale-order walk starts at the account's first sale,
- * so its cost grows with the account's history).
- */
-function rangeIdsSql(kind: RangeKind): string {
-  const table = kind === 'payment-date' ? 'receivables indexed by receivables_account_receipt_idx' : 'receivables';
-  return `select id from ${table} where ${rangeWhere(() => '?', kind)} ${ORDER}`;
-}
-
-/** SQLite: the rows of a page given by its ids (a JSON array), in answer order, as conciliation-json.ts' segments. */
-function rowsByIdsSql(kind: RangeKind): string {
-  const columns = (kind === 'operation-date' ? SUMMARY_SEGMENTS : INSTALLMENT_SEGMENTS).join(', ');
-  return `select ${columns} from receivables where id in (select value from json_each(?)) ${ORDER}`;
-}
-
 const keyParams = (k: RangeKey) => [k.at, k.at, k.at, k.n, k.n, k.id];
 
 const pageSql = new Map<string, string>();
@@ -81,8 +63,6 @@ function rangeParams(kind: RangeKind, account: number, start: string, end: strin
   return [account, to, ...(kind === 'payment-date' ? [start, end] : [from])];
 }
 
-/** The serializers a reader thread loads (it imports the module itself: functions do not cross threads). */
-const SERIALIZERS_MODULE = new URL('./conciliation-json.js', import.meta.url).href;
 /** better-sqlite3 statements of the range pages, per database handle, set to answer arrays. */
 const sqliteStatements = new WeakMap<SQLite.Database, Map<string, SQLite.Statement>>();
 
@@ -268,20 +248,6 @@ export const receivablesRepository = {
     const parameters = [...rangeParams(kind, account, start, end), ...(k ? keyParams(k) : []), page.limit];
     if (offset) parameters.push(page.offset);
     return rowsAsArrays(database, text, parameters);
-  },
-
-  /**
-   * SQLite reader threads (src/db/sqlite-readers.ts): the ids of the range's rows, in answer
-   * order, so that its pages can be read by any thread, several at once (~8 bytes a row held for
-   * the answer's length, against ~800 of its JSON).
-   */
-  rangeIds(readers: SqliteReaders, kind: RangeKind, account: number, start: string, end: string): Promise<number[]> {
-    return readers.column(rangeIdsSql(kind), rangeParams(kind, account, start, end)) as Promise<number[]>;
-  },
-
-  /** The rows of these ids (one page of rangeIds), read and made JSON text by a reader thread with the search's serializer (conciliation-json.ts). */
-  rangePageJson(readers: SqliteReaders, kind: RangeKind, ids: number[]): Promise<JsonPage> {
-    return readers.json(rowsByIdsSql(kind), [JSON.stringify(ids)], { module: SERIALIZERS_MODULE, name: kind === 'operation-date' ? 'summarySegmentsJson' : 'installmentSegmentsJson' });
   },
 
   /** Where a page's last row puts the keyset of the next. */

@@ -5,7 +5,6 @@ import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
 import { ApiError } from '../../http/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { keysetPages } from '../../db/keyset-pages.js';
-import type { SqliteReaders } from '../../db/sqlite-readers.js';
 import { requireOwnAccount } from '../../http/ownership.js';
 import { withSlot, type StreamSlots } from '../../http/stream-slots.js';
 import type { Principal } from '../auth/service.js';
@@ -99,26 +98,6 @@ const serialize: { [K in RangeKind]: (row: ColumnValues) => string } = {
 };
 
 /**
- * A range read by SQLite's reader threads (src/db/sqlite-readers.ts): one thread first walks the
- * range's index for its ids in answer order, then the pages (`pageRows` ids each) are read and made
- * JSON by the threads at once, two per thread in flight (one read while the other is taken), and
- * written in order. The bytes are those of the keyset read on the event loop. The answer is the
- * range's rows as of that walk, each read as it is when its page is.
- */
-async function* threadPages(readers: SqliteReaders, kind: RangeKind, account: number, start: string, end: string, pageRows: number, state: RangeState): AsyncGenerator<JsonBatch> {
-  state.reads.queries++;
-  const ids = await receivablesRepository.rangeIds(readers, kind, account, start, end);
-  const pages = readers.pagesOfIds(ids, pageRows, (page) => {
-    state.reads.queries++;
-    return receivablesRepository.rangePageJson(readers, kind, page);
-  });
-  for await (const page of pages) {
-    state.reads.rows += page.count;
-    yield { count: page.count, encoded: page.chunks };
-  }
-}
-
-/**
  * A range search: checks the query and takes one of the merchant's slots
  * (src/http/stream-slots.ts: 429 when none is free) before answering, then answers the records as batches of JSON text, read a page at a time (CONCIL_PAGE_ROWS rows,
  * keyset on the answer order), so neither the answer nor the single SQLite connection is held
@@ -145,10 +124,6 @@ export function rangeSearch(ctx: SearchDeps, p: Principal, q: RangeQuery, kind: 
       state.reads.queries++;
       state.reads.rows += rows.length;
       yield { items: rows, toJson };
-      return;
-    }
-    if (db.readers) {
-      yield* threadPages(db.readers, kind, account, start, end, settings.pageRows, state);
       return;
     }
     const reads = keysetPages(
