@@ -150,7 +150,7 @@ export class Worker {
   private launch(jobs: ClaimedJob[], lane: string | undefined): Promise<void> {
     for (const job of jobs) this.keeper.hold(job);
     this.count(lane, jobs.length);
-    const run = jobs.length === 1 && !this.runner.handlers.batchOf(jobs[0].kind) ? runJob(this.runner, jobs[0], this.workerId) : runJobBatch(this.runner, jobs, this.workerId);
+    const run = this.runner.handlers.batchOf(jobs[0].kind) ? runJobBatch(this.runner, jobs, this.workerId) : runJob(this.runner, jobs[0], this.workerId);
     const running = run
       .then(() => undefined)
       // Only a database error gets here (handler errors are recorded by runJob); the lease will

@@ -1,3 +1,6 @@
+import type { ClaimedJob } from '../../jobs/queue.js';
+import type { JobHandlers } from '../../jobs/registry.js';
+
 /**
  * The batches a sandbox advance has started and goes on without (a billing run waiting on the
  * acquirer): how many jobs of each kind are running, and the first failure, which the advance
@@ -49,4 +52,25 @@ export class BatchesInFlight {
     this.failure = undefined;
     if (failure) throw failure.error;
   }
+}
+
+/** A stretch's jobs as tasks: a batch kind's in batches of its size, any other alone. */
+export function tasksOf(jobs: ClaimedJob[], handlers: JobHandlers): ClaimedJob[][] {
+  const tasks: ClaimedJob[][] = [];
+  const open = new Map<string, ClaimedJob[]>();
+  for (const job of jobs) {
+    const batch = handlers.batchOf(job.kind);
+    if (!batch) {
+      tasks.push([job]);
+      continue;
+    }
+    let task = open.get(job.kind);
+    if (!task || task.length >= batch.size) {
+      task = [];
+      open.set(job.kind, task);
+      tasks.push(task);
+    }
+    task.push(job);
+  }
+  return tasks;
 }

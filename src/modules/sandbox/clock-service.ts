@@ -8,7 +8,7 @@ import { DEFAULT_LEASE_MS, type ClaimedJob, type JobQueue } from '../../jobs/que
 import type { BatchOptions, JobHandlers } from '../../jobs/registry.js';
 import { runJob, runJobBatch, silentLogger, type JobLogger, type JobRunner } from '../../jobs/run-job.js';
 import type { Worker } from '../../jobs/worker.js';
-import { BatchesInFlight } from './batches-in-flight.js';
+import { BatchesInFlight, tasksOf } from './batches-in-flight.js';
 
 export const CLOCK_OFFSET_SETTING = 'clock_offset_ms';
 /** Bumped by each reset: an instance that sees a new generation adopts the stored offset even though it is smaller. */
@@ -293,25 +293,4 @@ export class SandboxClockService {
     this.tail = result.catch(() => undefined);
     return result;
   }
-}
-
-/** A stretch's jobs as tasks: a batch kind's in batches of its size, any other alone. */
-function tasksOf(jobs: ClaimedJob[], handlers: JobHandlers): ClaimedJob[][] {
-  const tasks: ClaimedJob[][] = [];
-  const open = new Map<string, ClaimedJob[]>();
-  for (const job of jobs) {
-    const batch = handlers.batchOf(job.kind);
-    if (!batch) {
-      tasks.push([job]);
-      continue;
-    }
-    let task = open.get(job.kind);
-    if (!task || task.length >= batch.size) {
-      task = [];
-      open.set(job.kind, task);
-      tasks.push(task);
-    }
-    task.push(job);
-  }
-  return tasks;
 }
