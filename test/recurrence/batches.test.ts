@@ -46,14 +46,14 @@ describe(`billing charges in batches (${testDialect})`, () => {
     return billings.map((b) => b.id as string);
   }
 
-  /** Counts the sandbox acquirer's authorizations in flight at once (each made to take 30 ms). */
+  /** Counts the sandbox acquirer's authorizations in flight at once (each held 250 ms: a loaded machine still starts the batch's others meanwhile). */
   function watchAuthorizations(): { most: () => number } {
     let running = 0;
     let most = 0;
     patch(sandbox(), 'authorize', (original) => async (...args) => {
       most = Math.max(most, ++running);
       try {
-        await new Promise((r) => setTimeout(r, 30));
+        await new Promise((r) => setTimeout(r, 250));
         return await original.apply(sandbox(), args);
       } finally {
         running--;
