@@ -60,13 +60,13 @@ function spawnNode(script: string, env: Record<string, string>, args: string[] =
   return { child, output: () => out };
 }
 
-async function waitFor(check: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+async function waitFor(check: () => Promise<boolean> | boolean, ms: number, what: string | (() => string)): Promise<void> {
   const until = Date.now() + ms;
   while (Date.now() < until) {
     if (await check()) return;
     await sleep(50);
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
 }
 
 const base = `http://127.0.0.1:${PORT}`;
@@ -187,7 +187,7 @@ async function trial(n: number, standin: string | undefined): Promise<Record<str
         return settled.openedDue === 0 && settled.pending === 0;
       },
       DEADLINE_MS - (Date.now() - restarted),
-      `every billing and payment settled within ${DEADLINE_MS / 1000} s of the restart (${JSON.stringify(settled)})`,
+      () => `every billing and payment settled within ${DEADLINE_MS / 1000} s of the restart (${JSON.stringify(settled)})`,
     );
     const convergedMs = Date.now() - restarted;
     const report = await check(databaseUrl, merchant.accountNumber, credential, now, target, standin);
