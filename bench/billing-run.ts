@@ -5,12 +5,16 @@
  *
  *   npx tsx bench/billing-run.ts [sqlite|postgres] [subscriptions=100000]
  *   BENCH_POSTGRES_URL=postgres://postgres@127.0.0.1:5432/postgres (a fresh database is created and dropped)
+ *   ACQUIRER=cielo: through the Cielo stand-in (test/standins/cielo.ts, its own process) answering in 50 ms
+ *   BENCH_DUE=spread: due times one after another over 22 hours instead of one instant
+ *   WORKER_CONCURRENCY, BILLING_CONCURRENCY: passed on to the gateway
  *
  * Setup inserts the subscriptions, billings and charge jobs in batched transactions straight
  * into the tables (rows shaped exactly as the engine writes them); the run itself is the
  * engine, through POST /sandbox/clock/advance, in this process so its memory can be watched.
  * Cards: 1,000 stored cards shared by the subscriptions; anti-fraud velocity limits are raised
- * for the merchant (each card pays ~100 times in the same instant), the counts still run.
+ * for the merchant (each card pays ~100 times in the same instant), the counts still run. Every
+ * statement of the run is counted through Kysely's `log` hook, by table.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';

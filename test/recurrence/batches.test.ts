@@ -46,14 +46,21 @@ describe(`billing charges in batches (${testDialect})`, () => {
     return billings.map((b) => b.id as string);
   }
 
-  /** Counts the sandbox acquirer's authorizations in flight at once (each held 250 ms: a loaded machine still starts the batch's others meanwhile). */
-  function watchAuthorizations(): { most: () => number } {
+  /**
+   * Counts the sandbox acquirer's authorizations in flight at once. Each waits (at most 2 s) until
+   * `expected` are in flight, as a remote acquirer's latency would keep them: run one after
+   * another, they would never be more than one.
+   */
+  function watchAuthorizations(expected: number): { most: () => number } {
     let running = 0;
     let most = 0;
+    let all: () => void = () => {};
+    const gathered = new Promise<void>((resolve) => (all = resolve));
     patch(sandbox(), 'authorize', (original) => async (...args) => {
       most = Math.max(most, ++running);
+      if (running >= expected) all();
       try {
-        await new Promise((r) => setTimeout(r, 250));
+        await Promise.race([gathered, new Promise((r) => setTimeout(r, 2000))]);
         return await original.apply(sandbox(), args);
       } finally {
         running--;
@@ -84,7 +91,7 @@ describe(`billing charges in batches (${testDialect})`, () => {
       records.push(args[1].length);
       return original.apply(billingsRepository, args);
     });
-    const acquirer = watchAuthorizations();
+    const acquirer = watchAuthorizations(12);
     const before = sandbox().authorizeCalls;
 
     await w.clk.days(1);
