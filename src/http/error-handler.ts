@@ -54,7 +54,7 @@ export function errorAnswer(error: FastifyError, request: FastifyRequest): Error
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) return { ...frameworkError(error), headers: {} };
   // The database restarting or unreachable is not a bug: the caller should come back shortly.
-  // A payment already sent to the acquirer stays Pending and is settled by its recovery job.
+  // A payment already sent to the acquirer stays Pending and is settled by the recovery pass.
   if (isDatabaseUnavailable(error)) {
     request.log.warn({ error: error.message }, 'database unavailable');
     return {

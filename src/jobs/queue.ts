@@ -114,7 +114,7 @@ export class JobQueue {
   }
 
   /**
-   * Cancels the pending job with this dedupe key, in the caller's transaction (a payment
+   * Cancels the pending job with this dedupe key, in the caller's transaction (a refund
    * answered before its recovery job fell due, a link paid before it expired). A job already
    * running is left alone: its handler sees the new state and does nothing. Answers how many
    * were cancelled (0 or 1).

@@ -42,10 +42,11 @@ export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502
 
 /**
  * Card payments (contract section 6), whichever connector charges them: the payment is
- * recorded first (Pending, with its recovery job), the acquirer is called outside any
- * transaction with the payment id as its idempotency key, and the outcome is recorded after
- * (authorization.ts). A crash in between leaves the payment Pending, and its recovery job asks
- * the acquirer what happened under that key: nothing is ever authorized twice.
+ * recorded first (Pending, with its `recover_at`), the acquirer is called outside any
+ * transaction with the payment id as its idempotency key, and the outcome is recorded with its
+ * event (authorization.ts); the relay makes what follows (./relay.ts). A crash in between leaves
+ * the payment Pending, and the recovery pass (./recovery.ts) asks the acquirer what happened
+ * under that key: nothing is ever authorized twice.
  */
 export class PaymentService {
   /** The acquirer side: send, resolve an ambiguous answer, record, recover. */

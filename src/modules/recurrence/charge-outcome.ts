@@ -11,7 +11,7 @@ export type Decision =
   /** 51 with retries left: the billing stays Opened and is charged again at `at`. */
   | { kind: 'retry'; at: Date }
   | { kind: 'final'; status: 'Denied' | 'PaymentInvalid'; blockSubscription: boolean }
-  /** The payment is Pending (the acquirer's answer was lost): its recovery job settles it; look again later. */
+  /** The payment is Pending (the acquirer's answer was lost): the billing's charge job settles it; look again later. */
   | { kind: 'wait' }
   /** Held by anti-fraud review (payment Blocked): void the authorization, then Denied. */
   | { kind: 'void' };
