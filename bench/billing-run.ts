@@ -25,10 +25,8 @@ import { openDatabase } from '../src/db/connection.js';
 import { buildApp } from '../src/http/app.js';
 import { createLogger } from '../src/logger.js';
 import { CHARGE_JOB, chargeKey } from '../src/modules/recurrence/engine.js';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { gatewayEnvFor } from '../test/standins/cielo.js';
-import { benchDatabase, databaseCeiling, root, visaNumber, visaNumberEndingIn } from './support.js';
+import { benchDatabase, databaseCeiling, startStandIn, visaNumber, visaNumberEndingIn } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const N = Number(process.argv[3] ?? 100_000);
@@ -68,7 +66,7 @@ async function main() {
   const REFERENCE = engine === 'sqlite' ? { ceiling: 25_000, target: 60, what: 'five-row transactions/s' } : { ceiling: 3_300, target: 120, what: 'commits/s on 32 connections' };
   const ceilingBefore = await databaseCeiling(engine);
   const { url, cleanup } = await benchDatabase(engine, 'bench_billing');
-  const standin = CIELO ? await startStandIn() : undefined;
+  const standin = CIELO ? await startStandIn(CIELO_LATENCY_MS) : undefined;
   const passOn = Object.fromEntries(['WORKER_CONCURRENCY', 'BILLING_CONCURRENCY'].filter((k) => process.env[k]).map((k) => [k, process.env[k]!]));
   const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: url, ADMIN_API_KEY: 'bench-admin-key-0123456789abcdefghij', LOG_LEVEL: 'warn', PASSWORD_HASH_COST: '10', ...passOn, ...(standin ? gatewayEnvFor(standin) : {}) });
   // Every statement through the query layer (Kysely's log hook), counted while the run lasts.
@@ -201,16 +199,6 @@ async function main() {
   }
 }
 
-/** The Cielo stand-in as a process of its own, as bench/payments.ts runs it. */
-async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standins/cielo.ts'), '--port', '0', '--latency', String(CIELO_LATENCY_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  for (let i = 0; i < 200 && !/query=\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-  const match = /api=(\S+) query=(\S+)/.exec(out);
-  if (!match) throw new Error(`the Cielo stand-in did not start: ${out}`);
-  return { apiUrl: match[1], queryUrl: match[2], stop: () => child.kill('SIGTERM') };
-}
 
 main().catch((error) => {
   console.error(error);

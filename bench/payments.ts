@@ -16,11 +16,9 @@
  * autocannon shares the 2-core machine with the server.
  */
 import { constants, publicEncrypt } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import pg from 'pg';
 import { STANDIN_MERCHANT_ID, STANDIN_MERCHANT_KEY } from '../test/standins/cielo.js';
-import { benchDatabase, ceilings, cpf, cpuMs, json, line, load, root, startServer, visaNumber, visaNumberEndingIn } from './support.js';
+import { benchDatabase, ceilings, cpf, cpuMs, json, line, load, startServer, startStandIn, visaNumber, visaNumberEndingIn } from './support.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const source = (process.argv[3] ?? 'vault') as 'vault' | 'encrypted';
@@ -36,7 +34,7 @@ async function main() {
 
   const { url: databaseUrl, cleanup } = await benchDatabase(engine);
 
-  const standin = acquirer === 'cielo' ? await startStandIn() : undefined;
+  const standin = acquirer === 'cielo' ? await startStandIn(CIELO_LATENCY_MS) : undefined;
   const acquirerEnv: Record<string, string> = standin
     ? { ACQUIRER: 'cielo', CIELO_API_URL: standin.apiUrl, CIELO_QUERY_URL: standin.queryUrl, CIELO_MERCHANT_ID: STANDIN_MERCHANT_ID, CIELO_MERCHANT_KEY: STANDIN_MERCHANT_KEY, CIELO_ENVIRONMENT: 'sandbox' }
     : {};
@@ -111,16 +109,6 @@ async function main() {
   }
 }
 
-/** The Cielo stand-in as a process of its own (it must not share the server's or autocannon's event loop). */
-async function startStandIn(): Promise<{ apiUrl: string; queryUrl: string; stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standins/cielo.ts'), '--port', '0', '--latency', String(CIELO_LATENCY_MS)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  for (let i = 0; i < 200 && !/query=\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-  const match = /api=(\S+) query=(\S+)/.exec(out);
-  if (!match) throw new Error(`the Cielo stand-in did not start: ${out}`);
-  return { apiUrl: match[1], queryUrl: match[2], stop: () => child.kill('SIGTERM') };
-}
 
 /**
  * PostgreSQL: gives the fresh database's tables the statistics autovacuum would take in a

@@ -64,6 +64,17 @@ export async function startServer(env: Record<string, string>, port: number): Pr
 }
 
 /** The JSON of a successful answer; anything else stops the bench with the answer's text. */
+/** The Cielo stand-in (test/standins/cielo.ts) as a process of its own: it must not share the server's or the load generator's event loop. */
+export async function startStandIn(latencyMs: number): Promise<{ apiUrl: string; queryUrl: string; stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'test/standins/cielo.ts'), '--port', '0', '--latency', String(latencyMs)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  for (let i = 0; i < 200 && !/query=\S+/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+  const match = /api=(\S+) query=(\S+)/.exec(out);
+  if (!match) throw new Error(`the Cielo stand-in did not start: ${out}`);
+  return { apiUrl: match[1], queryUrl: match[2], stop: () => child.kill('SIGTERM') };
+}
+
 export async function json(res: Response) {
   if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
   return res.json() as Promise<any>;
