@@ -34,24 +34,19 @@ export const DEFAULT_SCRAPE_CACHE_MS = 5_000;
  * itself (`kind` and `created_at` come from the table). Measured in docs/operations.md.
  */
 export class QueueReader {
-  private cached: { at: number; groups: Promise<QueueGroup[] | null> } | undefined;
+  private readonly reading: CachedRead<QueueGroup[]>;
 
   constructor(
     private readonly database: Database,
-    private readonly cacheMs = DEFAULT_SCRAPE_CACHE_MS,
-    private readonly logger?: ScrapeLogger,
-  ) {}
+    cacheMs = DEFAULT_SCRAPE_CACHE_MS,
+    logger?: ScrapeLogger,
+  ) {
+    this.reading = new CachedRead(() => this.query(), cacheMs, logger, 'metrics: the job table could not be read; job series left out of this scrape');
+  }
 
   /** The groups, or null when the database did not answer (in time). */
   read(): Promise<QueueGroup[] | null> {
-    const now = performance.now();
-    if (this.cached && now - this.cached.at < this.cacheMs) return this.cached.groups;
-    const groups = withTimeout(this.query(), READ_TIMEOUT_MS).catch((error: unknown) => {
-      this.logger?.warn({ error: errorMessage(error) }, 'metrics: the job table could not be read; job series left out of this scrape');
-      return null;
-    });
-    this.cached = { at: now, groups };
-    return groups;
+    return this.reading.read();
   }
 
   private async query(): Promise<QueueGroup[]> {
@@ -68,6 +63,32 @@ export class QueueReader {
       firstRunAt: row.first_run_at ?? null,
       firstCreatedAt: row.first_created_at ?? null,
     }));
+  }
+}
+
+/**
+ * One reading kept for `cacheMs` and shared by the scrapes within it (and the read in flight);
+ * null, with one warning, when the database did not answer in time.
+ */
+class CachedRead<T> {
+  private cached: { at: number; value: Promise<T | null> } | undefined;
+
+  constructor(
+    private readonly load: () => Promise<T>,
+    private readonly cacheMs: number,
+    private readonly logger: ScrapeLogger | undefined,
+    private readonly failure: string,
+  ) {}
+
+  read(): Promise<T | null> {
+    const now = performance.now();
+    if (this.cached && now - this.cached.at < this.cacheMs) return this.cached.value;
+    const value = withTimeout(this.load(), READ_TIMEOUT_MS).catch((error: unknown) => {
+      this.logger?.warn({ error: errorMessage(error) }, this.failure);
+      return null;
+    });
+    this.cached = { at: now, value };
+    return value;
   }
 }
 
@@ -252,18 +273,8 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
 function paymentGauges(deps: ScrapedDeps): Metric[] {
   const read = deps.paymentBacklog;
   if (!read) return [];
-  let cached: { at: number; reading: Promise<PaymentBacklog | null> } | undefined;
-  const reading = () => {
-    const now = performance.now();
-    if (!cached || now - cached.at >= (deps.cacheMs ?? DEFAULT_SCRAPE_CACHE_MS)) {
-      const fresh = withTimeout(read(), READ_TIMEOUT_MS).catch((error: unknown) => {
-        deps.logger?.warn({ error: errorMessage(error) }, 'metrics: the payment backlog could not be read; its series left out of this scrape');
-        return null;
-      });
-      cached = { at: now, reading: fresh };
-    }
-    return cached.reading;
-  };
+  const cached = new CachedRead(read, deps.cacheMs ?? DEFAULT_SCRAPE_CACHE_MS, deps.logger, 'metrics: the payment backlog could not be read; its series left out of this scrape');
+  const reading = () => cached.read();
   const pending: Gauge = new Gauge({
     name: 'gateway_payments_pending_oldest_seconds',
     help: 'Age of the oldest payment still Pending (business clock): a payment answered in time leaves Pending within its acquirer call; one whose answer was lost waits for the recovery pass',
