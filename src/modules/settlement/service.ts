@@ -206,8 +206,9 @@ export class SettlementService {
     if (dates.length > 0) await this.queue.enqueueMany(trx, dates.map((date) => ({ kind: SWEEP_JOB, payload: { date }, runAt: startOfDay(date), dedupeKey: `settlement:${date}` })));
     // Only a sale with an installment due today (Pix, or a late recording) can settle at once;
     // a card sale's first receipt is 30 days out, so the common path skips the query.
+    const dueToday = new Set(rows.filter((r) => r.expected_date <= today).map((r) => r.source_id));
     for (const sale of sales) {
-      if (sale.status === 'A' && rows.some((r) => r.source_id === sale.sourceId && r.expected_date <= today)) await this.settleDue(trx, today, sale.sourceId);
+      if (sale.status === 'A' && dueToday.has(sale.sourceId)) await this.settleDue(trx, today, sale.sourceId);
     }
   }
 
