@@ -6,6 +6,7 @@ import { createLogger } from '../../src/logger.js';
 import { billingsRepository } from '../../src/modules/recurrence/billings-repository.js';
 import { RECURRENCE_ANTIFRAUD_CODE } from '../../src/modules/recurrence/charge-attempt.js';
 import { freshDatabase, secondConnection, testDialect, type TestDatabase } from '../support/database.js';
+import { RetryLater } from '../../src/jobs/registry.js';
 import { liftVelocity } from './support.js';
 import { world, type World } from './world.js';
 
@@ -145,7 +146,8 @@ describe(`billing charges in batches (${testDialect})`, () => {
     const before = sandbox().authorizeCalls + (other === w.t.ctx ? 0 : other.acquirer.sandbox.authorizeCalls);
     // In opposite orders: the claims lock the rows in one order all the same.
     const results = await Promise.all([w.t.ctx.recurrence.engine.chargeBatch(payloads), other.recurrence.engine.chargeBatch([...payloads].reverse())]);
-    expect(results.flat().every((r) => r === undefined)).toBe(true);
+    // A runner that finds the other's payment in flight waits for it (RetryLater); none fails.
+    expect(results.flat().filter((r) => r !== undefined && !(r instanceof RetryLater)).map(String)).toEqual([]);
     const after = sandbox().authorizeCalls + (other === w.t.ctx ? 0 : other.acquirer.sandbox.authorizeCalls);
     expect(after - before).toBe(ids.length);
     await expectPaidOnce(ids);
@@ -179,5 +181,28 @@ describe(`billing charges in batches (${testDialect})`, () => {
     for (const { billing_id, charging_payment_id } of claimed) {
       expect((await w.api.billing(billing_id)).attemptsHistory).toMatchObject([{ paymentId: charging_payment_id }]);
     }
+  });
+
+  it('a twin run that makes a resumed attempt\'s payment first: the other reads its row back and nothing fails or pays twice', async () => {
+    w = await world();
+    const ids = await dueTogether(4);
+    // A run claims every billing and dies before paying any.
+    patch(w.t.ctx.payments, 'create', () => async () => {
+      throw new Error('killed before the payments');
+    });
+    const payloads = ids.map((billingId) => ({ billingId, attempt: 0 }));
+    expect((await w.t.ctx.recurrence.engine.chargeBatch(payloads)).every((r) => r instanceof Error)).toBe(true);
+    for (const undo of restore.splice(0)) undo();
+
+    // Resumed, each payment is made by a twin (another instance's duplicate job) between our read and our insert.
+    patch(w.t.ctx.payments, 'create', (original) => async (...args) => {
+      await original.apply(w.t.ctx.payments, args);
+      return original.apply(w.t.ctx.payments, args);
+    });
+    const before = sandbox().authorizeCalls;
+    const results = await w.t.ctx.recurrence.engine.chargeBatch(payloads);
+    expect(results.filter((r) => r !== undefined).map(String)).toEqual([]);
+    expect(sandbox().authorizeCalls - before).toBe(ids.length);
+    await expectPaidOnce(ids);
   });
 });

@@ -52,6 +52,9 @@ export interface AttemptResult {
 /** An acquirer that cannot be asked is asked again after this; the attempt is not spent. */
 const UNANSWERED_RECHECK_MS = 30_000;
 
+/** A payment a twin run is making right now is looked at again after this: its answer is due within the acquirer's timeout. */
+const PENDING_TWIN_RECHECK_MS = 30_000;
+
 const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
 
 /**
@@ -59,7 +62,7 @@ const noPayment = (returnCode: string | null, returnMessage: string): AttemptRes
  * a previous run of this attempt got as far as the payment and died before recording it, so
  * its outcome is read back instead of paying again. Not found: no payment row means the
  * acquirer was never called (the payment service writes its row first), so paying is safe;
- * and should a twin run race us, the id is the primary key and the acquirer's idempotency key.
+ * and should a twin run race us, the id is the primary key: the loser reads the winner's row.
  */
 export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId: string, resumed: boolean, card?: VaultView | null): Promise<AttemptResult> {
   // A fresh claim made up a new id a moment ago: no payment can carry it yet.
@@ -75,7 +78,11 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
   } catch (error) {
     // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
     if (error instanceof ApiError && error.statusCode < 500) return noPayment(null, error.errors.map((e) => e.description).join(' '));
-    throw error;
+    // A twin run (a duplicate job on another instance resuming this claim) wrote the payment
+    // first: the primary key refused ours. Its run owns the acquirer call; this one looks again later.
+    const twin = await ctx.payments.find(paymentId);
+    if (!twin) throw error;
+    return twin.status === 'Pending' ? { ...fromRow(twin), retryInMs: PENDING_TWIN_RECHECK_MS } : fromRow(twin);
   }
   if (outcome.status === 201) {
     const { status, returnCode, returnMessage } = outcome.body;
