@@ -5,7 +5,7 @@ import { addDays } from '../../src/domain/calendar.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { BcbPixProvider } from '../../src/pix-provider/bcb/provider.js';
 import { makePixTestCerts, type PixTestCerts } from '../standins/pix-certs.js';
-import { PixStandIn, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
+import { basicClient, PixStandIn, STANDIN_PIX_CLIENT_SECRET, STANDIN_PIX_KEY } from '../standins/pix-psp.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { information, issued, slipBody } from '../bankslips/support.js';
@@ -228,6 +228,24 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     } finally {
       provider.close();
     }
+  });
+
+  it('form-encodes the client id and secret before Basic (RFC 6749 2.3.1): a secret with + / = % and a space reaches a strict server intact', async () => {
+    const seen: (string | undefined)[] = [];
+    psp.onTokenRequest = (authorization) => seen.push(authorization);
+    const provider = new BcbPixProvider(loadConfig(pspEnv(psp, certs, RECONCILE_EVERY_MINUTE)).pix, new SystemClock());
+    try {
+      await provider.createCharge({ txid: 'f'.repeat(32), amountCents: 100n, expiresInSeconds: 60 });
+    } finally {
+      provider.close();
+      psp.onTokenRequest = undefined;
+    }
+    expect(seen).toHaveLength(1);
+    expect(Buffer.from(seen[0]!.slice('Basic '.length), 'base64').toString('utf8')).toBe('standin-pix-client:standin%2Bpix%2Fsecret%3Dfor%25tests+only');
+    expect(basicClient(seen[0])).toEqual({ id: 'standin-pix-client', secret: STANDIN_PIX_CLIENT_SECRET });
+    // Raw, as before: a strict server reads another secret (or none).
+    const raw = `Basic ${Buffer.from(`standin-pix-client:${STANDIN_PIX_CLIENT_SECRET}`).toString('base64')}`;
+    expect(basicClient(raw)?.secret).not.toBe(STANDIN_PIX_CLIENT_SECRET);
   });
 
   it('the PSP refuses a client without the certificate its CA signed (mutual TLS)', async () => {

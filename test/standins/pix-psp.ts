@@ -18,7 +18,28 @@ import type { AddressInfo } from 'node:net';
 import { AutomaticoStandIn } from './pix-psp-automatico.js';
 
 export const STANDIN_PIX_CLIENT_ID = 'standin-pix-client';
-export const STANDIN_PIX_CLIENT_SECRET = 'standin-pix-secret-for-tests-only';
+/** Holds the characters RFC 6749's form-encoding changes (`+ / = %` and a space): a raw one is refused. */
+export const STANDIN_PIX_CLIENT_SECRET = 'standin+pix/secret=for%tests only';
+
+/**
+ * The client of a token request as a strict server reads it (RFC 6749 section 2.3.1): Basic,
+ * split at the first colon, each part form-decoded (`+` is a space, `%XX` a byte). Undefined when
+ * the header is not that, or a part is not valid form-encoding.
+ */
+export function basicClient(header: string | undefined): { id: string; secret: string } | undefined {
+  const [scheme, encoded] = (header ?? '').split(' ');
+  if (scheme !== 'Basic' || !encoded) return undefined;
+  const pair = Buffer.from(encoded, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  if (colon < 0) return undefined;
+  const decode = (part: string) => {
+    if (/%(?![0-9A-Fa-f]{2})/.test(part)) return undefined;
+    return decodeURIComponent(part.replace(/\+/g, ' '));
+  };
+  const id = decode(pair.slice(0, colon));
+  const secret = decode(pair.slice(colon + 1));
+  return id === undefined || secret === undefined ? undefined : { id, secret };
+}
 export const STANDIN_PIX_KEY = 'a1b2c3d4-0000-4000-8000-standin00001';
 /** The host its locations name (a bank app would read the payloads there; the tests read the codes). */
 const LOCATION_HOST = 'pix.standin.example';
@@ -85,6 +106,8 @@ export class PixStandIn {
   private webhook?: { url: string; secret: string };
   baseUrl = '';
   tokenUrl = '';
+  /** Sees each token request's Authorization header (a test of the client's encoding). */
+  onTokenRequest?: (authorization: string | undefined) => void;
   /** Pix Automático: recurrences, their cycle charges, and the payer's answers (./pix-psp-automatico.ts). */
   readonly automatico: AutomaticoStandIn;
 
@@ -200,9 +223,9 @@ export class PixStandIn {
     const problem = (status: number, title: string, detail: string) => send(status, { type: `https://pix.bcb.gov.br/api/v2/error/${title}`, title, status, detail });
 
     if (req.method === 'POST' && url.pathname === '/oauth/token') {
-      const [scheme, encoded] = (req.headers.authorization ?? '').split(' ');
-      const [id, secret] = Buffer.from(encoded ?? '', 'base64').toString('utf8').split(':');
-      if (scheme !== 'Basic' || id !== STANDIN_PIX_CLIENT_ID || secret !== STANDIN_PIX_CLIENT_SECRET) return send(401, { error: 'invalid_client' });
+      this.onTokenRequest?.(req.headers.authorization);
+      const client = basicClient(req.headers.authorization);
+      if (client?.id !== STANDIN_PIX_CLIENT_ID || client.secret !== STANDIN_PIX_CLIENT_SECRET) return send(401, { error: 'invalid_client' });
       if (new URLSearchParams(raw).get('grant_type') !== 'client_credentials') return send(400, { error: 'unsupported_grant_type' });
       const token = randomUUID();
       this.tokens.add(token);

@@ -45,7 +45,7 @@ export class PspHttp {
   private async accessToken(): Promise<string> {
     const now = this.clock.wallNow().getTime();
     if (this.token && this.token.until > now) return this.token.value;
-    const basic = Buffer.from(`${this.config.clientId}:${this.config.clientSecret}`).toString('base64');
+    const basic = Buffer.from(`${formEncoded(this.config.clientId ?? '')}:${formEncoded(this.config.clientSecret ?? '')}`).toString('base64');
     const answer = await this.send('POST', new URL(this.config.tokenUrl as string), { authorization: `Basic ${basic}` }, 'grant_type=client_credentials', 'application/x-www-form-urlencoded');
     const token = answer.body as { access_token?: unknown; expires_in?: unknown } | null;
     if (answer.status !== 200 || typeof token?.access_token !== 'string') {
@@ -84,4 +84,13 @@ export class PspHttp {
     this.agent.destroy();
     this.plainAgent.destroy();
   }
+}
+
+/**
+ * RFC 6749 section 2.3.1: the client id and secret are each `application/x-www-form-urlencoded`
+ * before they are joined for Basic, so a secret holding `+`, `/`, `=`, `%` or `:` reaches a
+ * strict server intact.
+ */
+export function formEncoded(value: string): string {
+  return new URLSearchParams([['', value]]).toString().slice(1);
 }
