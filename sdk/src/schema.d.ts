@@ -1153,7 +1153,7 @@ export interface paths {
         };
         /**
          * Pix Automático recurrence payload at its locrec (sandbox PSP)
-         * @description The payload of a Pix subscription's journey-3 code: the recurrence (API Pix RecPayload) with its first charge (`cob`), a compact JWS (PS256) as at a charge's location.
+         * @description The recurrence payload (API Pix RecPayload) behind ID 80 of a Pix subscription's journey-3 composite code, a compact JWS (PS256) as at a charge's location; the first charge's payload is at its own location (ID 26, `GET /pix/v2/{txid}`).
          */
         get: operations["getPixRecurrenceLocation"];
         put?: never;
@@ -8258,7 +8258,7 @@ export interface operations {
                                 recurrenceId: string;
                                 /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
                                 status: string;
-                                /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                /** @description The journey-3 composite BR Code (copy and paste / QR): the first charge's location in ID 26 and the recurrence's (its locrec) in ID 80; the payer pays the one and authorizes the other */
                                 pixEmv: string;
                                 /**
                                  * Format: date-time
@@ -8491,7 +8491,7 @@ export interface operations {
                             recurrenceId: string;
                             /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
                             status: string;
-                            /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                            /** @description The journey-3 composite BR Code (copy and paste / QR): the first charge's location in ID 26 and the recurrence's (its locrec) in ID 80; the payer pays the one and authorizes the other */
                             pixEmv: string;
                             /**
                              * Format: date-time
@@ -8827,7 +8827,7 @@ export interface operations {
                                     recurrenceId: string;
                                     /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
                                     status: string;
-                                    /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                    /** @description The journey-3 composite BR Code (copy and paste / QR): the first charge's location in ID 26 and the recurrence's (its locrec) in ID 80; the payer pays the one and authorizes the other */
                                     pixEmv: string;
                                     /**
                                      * Format: date-time
@@ -8974,7 +8974,7 @@ export interface operations {
                                 recurrenceId: string;
                                 /** @description The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA */
                                 status: string;
-                                /** @description The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec */
+                                /** @description The journey-3 composite BR Code (copy and paste / QR): the first charge's location in ID 26 and the recurrence's (its locrec) in ID 80; the payer pays the one and authorizes the other */
                                 pixEmv: string;
                                 /**
                                  * Format: date-time

@@ -73,7 +73,26 @@ export interface BrCodeInput {
   description?: string;
   /** CEP, 8 digits. */
   postalCode?: string;
+  /**
+   * Pix Automático's composite code: the recurrence's location (its `locrec`), written in the
+   * unreserved template 80 beside the payment's account in 26 (see RECURRENCE_TEMPLATE).
+   */
+  recurrenceLocationUrl?: string;
 }
+
+/**
+ * Pix Automático's composite code ("QR Code composto" of the Manual de Padrões para Iniciação do
+ * Pix, Pix Automático's journeys 2 to 4): the payment keeps ID 26 (journey 3: the immediate
+ * charge's location in 26-25) and the recurrence rides in the unreserved template 80 (EMV
+ * QRCPS-MPM IDs 80-99) under the same GUI, br.gov.bcb.pix, with its locrec's location in 80-25,
+ * after 62 and before the CRC. This is the layout of the composite codes the API Pix itself
+ * returns (openapi.yaml 2.9.0, `dadosQR.pixCopiaECola` of `GET /rec/{idRec}?txid=`, its
+ * JORNADA_2, JORNADA_3 and JORNADA_4 examples).
+ */
+export const RECURRENCE_TEMPLATE = '80';
+
+/** A BR Code carries its locations without a scheme. */
+const stripScheme = (url: string) => url.replace(/^https?:\/\//i, '');
 
 function formatAmount(cents: bigint): string {
   return `${cents / 100n}.${(cents % 100n).toString().padStart(2, '0')}`;
@@ -92,7 +111,7 @@ export function buildBrCode(input: BrCodeInput): string {
   if (!txidPattern.test(input.txid)) throw new RangeError('invalid txid');
 
   let account = encodeTlv('00', PIX_GUI);
-  if (dynamic) account += encodeTlv('25', (input.locationUrl as string).replace(/^https?:\/\//i, ''));
+  if (dynamic) account += encodeTlv('25', stripScheme(input.locationUrl as string));
   else account += encodeTlv('01', input.pixKey as string);
   const room = 99 - account.length - 4;
   const description = input.description === undefined ? '' : toAscii(input.description, Math.max(room, 0));
@@ -115,7 +134,9 @@ export function buildBrCode(input: BrCodeInput): string {
     if (!/^\d{8}$/.test(input.postalCode)) throw new RangeError('postal code must be 8 digits');
     payload += encodeTlv('61', input.postalCode);
   }
-  payload += encodeTlv('62', encodeTlv('05', input.txid)) + '6304';
+  payload += encodeTlv('62', encodeTlv('05', input.txid));
+  if (input.recurrenceLocationUrl !== undefined) payload += encodeTlv(RECURRENCE_TEMPLATE, encodeTlv('00', PIX_GUI) + encodeTlv('25', stripScheme(input.recurrenceLocationUrl)));
+  payload += '6304';
   return payload + crc16(payload);
 }
 
@@ -132,6 +153,8 @@ export interface BrCode {
   merchantCity: string;
   postalCode?: string;
   txid: string;
+  /** Pix Automático's composite code: the recurrence's location (80-25). */
+  recurrenceLocationUrl?: string;
   crc: string;
 }
 
@@ -143,7 +166,7 @@ const fail = (error: BrCodeError): ParsedBrCode => ({ ok: false, error });
 /**
  * Parses a BR Code and verifies its CRC (over everything up to and including "6304"; the hex
  * is compared case-insensitively). The Pix account may sit in any template 26..51 whose GUI
- * is br.gov.bcb.pix, as EMV allows.
+ * is br.gov.bcb.pix, as EMV allows; a composite code's recurrence in any of 80..99.
  */
 export function parseBrCode(payload: string): ParsedBrCode {
   const fields = parseTlv(payload);
@@ -191,6 +214,12 @@ export function parseBrCode(payload: string): ParsedBrCode {
   if (description !== undefined) value.description = description;
   const postalCode = get('61');
   if (postalCode !== undefined) value.postalCode = postalCode;
+  const recurrence = fields
+    .filter((f) => Number(f.id) >= 80)
+    .map((f) => parseTlv(f.value))
+    .find((t) => t?.find((s) => s.id === '00')?.value.toLowerCase() === PIX_GUI);
+  const recurrenceLocationUrl = recurrence?.find((s) => s.id === '25')?.value;
+  if (recurrenceLocationUrl !== undefined) value.recurrenceLocationUrl = recurrenceLocationUrl;
   const amount = get('54');
   if (amount !== undefined) {
     const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount);

@@ -118,7 +118,7 @@ export interface PixProvider {
   refund(refund: ProviderRefund): Promise<RefundOutcome>;
   /** `GET /pix/{e2eid}/devolucao/{id}`: null when the PSP has no such devolução. */
   lookupRefund(refund: ProviderRefund): Promise<RefundOutcome | null>;
-  /** Pix Automático: the recurrence, its locrec and its journey-3 charge; its idRec and the location its code carries. */
+  /** Pix Automático: the recurrence, its locrec and its journey-3 charge; its idRec and the two locations its composite code carries (the locrec's, the charge's). */
   createRecurrence(recurrence: NewProviderRecurrence): Promise<{ recurrenceId: string; location: string; chargeLocation: string }>;
   /** `PUT /cobr/{txid}` (idempotent by txid): a cycle's charge, sent in its window before the due date. */
   sendRecurringCharge(charge: NewProviderRecurringCharge): Promise<void>;

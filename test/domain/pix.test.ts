@@ -7,6 +7,9 @@ const STATIC_AMOUNT =
   '00020126510014br.gov.bcb.pix0115thalesog@me.com0210Pedido 123520400005303986540510.005802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63040DC6';
 const DYNAMIC =
   '00020101021226740014br.gov.bcb.pix2552payload.psp.com/3ec9d2f9-5f03-4e0e-820d-63a81e769e875204000053039865802BR5914THALES OGLIARI6015SAO MIGUEL DO O62070503***63042895';
+/** Pix Automático's journey-3 composite code, the API Pix's own example (openapi.yaml 2.9.0, recResponse6 `dadosQR`). */
+const JOURNEY_3 =
+  '00020101021226760014br.gov.bcb.pix2554pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd4415204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***80800014br.gov.bcb.pix2558pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa35319489063047741';
 
 describe('CRC16/CCITT-FALSE', () => {
   it('has the standard check value', () => {
@@ -135,8 +138,27 @@ describe('buildBrCode', () => {
     expect(parsed.ok && parsed.value.description).toBe('d'.repeat(13)); // 18 + 64 + 4 + 13 = 99
   });
 
+  it("writes Pix Automático's journey-3 composite code as the API Pix's example lays it out: the charge in 26, the recurrence in 80", () => {
+    const built = buildBrCode({
+      locationUrl: 'https://pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441',
+      recurrenceLocationUrl: 'pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890',
+      merchantName: 'Fulano de Tal',
+      merchantCity: 'Brasília',
+      txid: '***',
+    });
+    const expectedBody = JOURNEY_3.slice(0, -4).replace('Fulano de Tal', 'FULANO DE TAL');
+    expect(built).toBe(expectedBody + crc16(expectedBody));
+    expect(parseBrCode(JOURNEY_3)).toMatchObject({
+      ok: true,
+      value: { dynamic: true, locationUrl: 'pix.example.com/qr/v2/8b3da2f39a4140d1a91abd93113bd441', recurrenceLocationUrl: 'pix.example.com/qr/v2/rec/94ed2badcbc04c15b0bb7fa353194890', txid: '***' },
+    });
+    const plain = parseBrCode(DYNAMIC);
+    expect(plain.ok && plain.value.recurrenceLocationUrl).toBeUndefined();
+  });
+
   it('refuses invalid input', () => {
     const base = { merchantName: 'A', merchantCity: 'B', txid: '***' };
+    expect(() => buildBrCode({ ...base, locationUrl: 'u', recurrenceLocationUrl: 'r'.repeat(78) })).toThrow(RangeError);
     expect(() => buildBrCode({ ...base })).toThrow(RangeError);
     expect(() => buildBrCode({ ...base, pixKey: 'k', locationUrl: 'u' })).toThrow(RangeError);
     expect(() => buildBrCode({ ...base, pixKey: 'k', txid: 'x'.repeat(26) })).toThrow(RangeError);

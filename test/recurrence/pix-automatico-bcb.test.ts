@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
 import { pspGateway, WEBHOOK_PATH, WEBHOOK_SECRET, type PspGateway } from '../pix/psp-support.js';
+import { buildBrCode } from '../../src/domain/pix.js';
+import { decodeJourneyThreeCode } from './composite-code.js';
 import { CPF, pixAuto } from './pix-automatico-support.js';
 import { addDays, clock, R, recurrence } from './support.js';
 
@@ -51,7 +53,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     return cobr;
   }
 
-  it('subscribing creates the journey-3 charge, the locrec and the recurrence, with the bodies the API Pix asks; the payer authorizes -> Active, billing 1 Paid', async () => {
+  it('subscribing creates the journey-3 charge, the locrec and the recurrence, with the bodies the API Pix asks, and one composite code with both locations; the payer scans it -> Active, billing 1 Paid', async () => {
     const s = await setup('BCB-1');
     const rec = g.psp.automatico.recs.get(s.recurrenceId)!;
     expect(rec).toBeDefined();
@@ -67,11 +69,17 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
       loc: rec.loc.id,
       ativacao: { dadosJornada: { txid } },
     });
-    // The code's location is the PSP's locrec (no scheme).
-    expect(s.pixEmv).toContain(rec.loc.location);
+    // One composite code with the PSP's two locations (no scheme): the charge's in 26, the locrec's in 80,
+    // where the PSP's own composite code (`dadosQR` of GET /rec/{idRec}?txid=) has them.
+    const code = decodeJourneyThreeCode(s.pixEmv);
+    expect(code).toEqual({ chargeLocation: g.psp.charges.get(txid)!.location, recurrenceLocation: rec.loc.location });
+    expect(decodeJourneyThreeCode(g.psp.automatico.compositeOf(rec))).toEqual(code);
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('PendingAuthorization');
 
-    await g.psp.automatico.authorize(s.recurrenceId);
+    // The payer's bank reads the code: the recurrence alone in 26 (no charge to pay) is not journey 3.
+    const recurrenceOnly = buildBrCode({ locationUrl: rec.loc.location, merchantName: 'LOJA', merchantCity: 'SAO PAULO', txid: '***' });
+    await expect(g.psp.automatico.scan(recurrenceOnly)).rejects.toThrow(/no recurrence location/);
+    expect(await g.psp.automatico.scan(s.pixEmv)).toBe(s.recurrenceId);
     const sub = await s.pix.subscription(s.subscriptionId);
     expect(sub.status).toBe('Active');
     expect(sub.pixAuthorization.status).toBe('APROVADA');

@@ -5,6 +5,7 @@ import { testDialect } from '../support/database.js';
 import { addDays, R } from './support.js';
 import { world, type World } from './world.js';
 import { CPF, pixAuto } from './pix-automatico-support.js';
+import { decodeJourneyThreeCode } from './composite-code.js';
 
 /**
  * Pix Automático in the sandbox: a Pix plan's periods, a subscription awaiting the payer with
@@ -48,7 +49,7 @@ describe(`Pix Automático: plans and authorization (${testDialect})`, () => {
     expect((await w.t.ctx.database.db.selectFrom('subscriptions').select('subscription_id').execute()).length).toBe(0);
   });
 
-  it('PendingAuthorization with a journey-3 code whose location answers the signed recurrence; authorized -> Active, billing 1 Paid with its conciliation record', async () => {
+  it('PendingAuthorization with a journey-3 composite code whose two locations answer the signed charge and recurrence; authorized -> Active, billing 1 Paid with its conciliation record', async () => {
     w = await world();
     const pix = pixAuto(w.t, w.m);
     const planId = await pix.plan({ trialDays: 3 });
@@ -59,27 +60,33 @@ describe(`Pix Automático: plans and authorization (${testDialect})`, () => {
     expect(auth).toMatchObject({ status: 'CRIADA', recurrenceId: expect.stringMatching(/^RR[0-9A-Z]{8}\d{8}[a-zA-Z0-9]{11}$/) });
     expect(auth.expiresAt).toBe(addDays(sub.createdDate, 3).toISOString());
 
-    const code = parseBrCode(auth.pixEmv);
-    if (!code.ok) throw new Error(code.error);
-    expect(code.value.dynamic).toBe(true);
-    expect(code.value.amountCents).toBe(4990n);
-    const location = code.value.locationUrl!;
-    expect(location).toMatch(/\/pix\/v2\/rec\/[0-9a-f]{32}$/);
-    const res = await w.t.inject({ method: 'GET', url: location.slice(location.indexOf('/')) });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toMatch(/^application\/jose/);
+    // One composite code: the first charge's location (26) and the recurrence's locrec (80).
+    const { chargeLocation, recurrenceLocation } = decodeJourneyThreeCode(auth.pixEmv);
+    expect(recurrenceLocation).toMatch(/\/pix\/v2\/rec\/[0-9a-f]{32}$/);
+    expect(chargeLocation).toMatch(/\/pix\/v2\/[0-9a-f]{32}$/);
     const keys = createLocalJWKSet((await w.t.inject({ method: 'GET', url: '/pix/jwks' })).json());
-    const payload = JSON.parse(new TextDecoder().decode((await compactVerify(res.body, keys)).payload));
-    expect(payload).toMatchObject({
+    const read = async (location: string) => {
+      const res = await w.t.inject({ method: 'GET', url: location.slice(location.indexOf('/')) });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^application\/jose/);
+      return JSON.parse(new TextDecoder().decode((await compactVerify(res.body, keys)).payload));
+    };
+    const charge = await read(chargeLocation);
+    expect(charge).toMatchObject({ txid: chargeLocation.slice(-32), valor: { original: '49.90' }, status: 'ATIVA' });
+    expect(await read(recurrenceLocation)).toEqual({
       idRec: auth.recurrenceId,
       calendario: { periodicidade: 'MENSAL', dataInicial: auth.expiresAt.slice(0, 10) },
       valor: { valorRec: '49.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
-      vinculo: { contrato: 'PIX-1', devedor: { cpf: CPF, nome: 'Maria da Silva' } },
-      ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: code.value.txid } },
-      cob: { txid: code.value.txid, valor: { original: '49.90' }, status: 'ATIVA' },
+      vinculo: { objeto: 'PIX-1', contrato: 'PIX-1', devedor: { cpf: CPF, nome: 'Maria da Silva' } },
+      recebedor: expect.objectContaining({ nome: expect.any(String), ispbParticipante: '00000000' }),
+      ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: charge.txid } },
       status: 'CRIADA',
+      atualizacao: [{ status: 'CRIADA', data: expect.any(String) }],
     });
+    // Our own reader agrees with pix-utils.
+    const ours = parseBrCode(auth.pixEmv);
+    expect(ours).toMatchObject({ ok: true, value: { locationUrl: chargeLocation, recurrenceLocationUrl: recurrenceLocation, txid: '***' } });
     expect((await w.t.inject({ method: 'GET', url: '/pix/v2/rec/00000000000000000000000000000000' })).statusCode).toBe(404);
 
     await pix.payer(auth.recurrenceId, 'authorize');

@@ -1,15 +1,20 @@
 /**
  * The Pix Automático side of the stand-in PSP (./pix-psp.ts), written from the API Pix's
- * openapi.yaml: `POST /locrec`, `POST /rec` (RecSolicitada), `GET`/`PATCH /rec/{idRec}`,
+ * openapi.yaml: `POST /locrec`, `GET /locrec/{id}`, `POST /rec` (RecSolicitada, whose `loc` must
+ * be a free locrec), `GET /rec/{idRec}` (with `?txid=` of its journey-3 charge: `dadosQR`, the
+ * composite code with both locations), `PATCH /rec/{idRec}`,
  * `PUT`/`GET`/`PATCH /cobr/{txid}` (CobRSolicitada), `POST /cobr/{txid}/retentativa/{data}`, and
  * the webhook calls `POST <webhookUrl>/rec` (`{recs}`) and `<webhookUrl>/cobr` (`{cobsr}`).
  * Requests are checked against the schemas (required fields, patterns, enums, unknown fields).
  *
- * The payer is played in-process: `authorize` (journey 3: the immediate charge is paid, then the
- * recurrence approved), `reject`, `cancel`, and `settle` a cobr's tentative paid or refused;
+ * The payer is played in-process: `scan` (journey 3 as a payer's bank does it: the composite code
+ * is read, its two locations must name a recurrence and the very charge it starts, the charge is
+ * paid and the recurrence approved), `authorize` (the same by idRec), `reject`, `cancel`, and
+ * `settle` a cobr's tentative paid or refused;
  * each notification can be lost (`webhook: 'lose'`), so that only `GET` tells it.
  */
 import { randomBytes } from 'node:crypto';
+import { compositeCode, readCompositeCode } from './pix-composite-code.js';
 
 const VALOR = /^\d{1,10}\.\d{2}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -31,6 +36,8 @@ export interface AutomaticoHost {
   /** The payer pays an immediate charge (the journey-3 one); its `/pix` webhook follows. */
   payCharge(txid: string, webhook: 'deliver' | 'lose'): Promise<unknown>;
   hasActiveCharge(txid: string): boolean;
+  /** The location of an immediate charge (`loc.location`), none for an unknown one. */
+  chargeLocation(txid: string): string | undefined;
   /** POSTs to `<webhookUrl><suffix>`; answers the status. */
   post(suffix: string, body: unknown): Promise<number | string>;
   /** A Pix settled by the stand-in (listed by `GET /pix`). */
@@ -74,7 +81,7 @@ export class AutomaticoStandIn {
   constructor(private readonly host: AutomaticoHost) {}
 
   /** Handles the Pix Automático paths; false for any other. */
-  handle(method: string, path: string, body: any, send: Send, problem: Problem): boolean {
+  handle(method: string, path: string, body: any, send: Send, problem: Problem, query = new URLSearchParams()): boolean {
     let m: RegExpExecArray | null;
     const now = new Date().toISOString();
     if (path === '/locrec' && method === 'POST') {
@@ -83,6 +90,10 @@ export class AutomaticoStandIn {
       const loc = { id, location: `${this.host.locationHost}/qr/v2/rec/${randomBytes(16).toString('hex')}`, tipo: 'rec', criacao: now };
       this.locs.set(id, loc);
       return send(201, loc), true;
+    }
+    if ((m = /^\/locrec\/(\d+)$/.exec(path)) && method === 'GET') {
+      const loc = this.locs.get(Number(m[1]));
+      return loc ? send(200, loc) : problem(404, 'PayloadLocationRecNaoEncontrado', 'no such location'), true;
     }
     if (path === '/rec' && method === 'POST') {
       const wrong = recProblem(body, this.locs, (txid) => this.host.hasActiveCharge(txid), this.recs);
@@ -97,7 +108,13 @@ export class AutomaticoStandIn {
     if ((m = /^\/rec\/([^/?]+)$/.exec(path))) {
       const rec = this.recs.get(m[1]);
       if (method === 'GET' && this.forbidden.has(m[1])) return problem(403, 'AcessoNegado', 'not allowed'), true;
-      if (method === 'GET') return rec ? send(200, this.recView(rec)) : problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
+      if (method === 'GET' && !rec) return problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
+      if (method === 'GET') {
+        const txid = query.get('txid');
+        if (txid === null) return send(200, this.recView(rec!)), true;
+        if (txid !== rec!.body.ativacao.dadosJornada.txid) return problem(400, 'RecConsultaInvalida', 'txid is not the immediate charge of ativacao.dadosJornada.txid'), true;
+        return send(200, { ...this.recView(rec!), dadosQR: { jornada: 'JORNADA_3', pixCopiaECola: this.compositeOf(rec!) } }), true;
+      }
       if (method !== 'PATCH') return false;
       if (!rec) return problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
       if (body?.status !== 'CANCELADA' || unknownFields(body, ['status', 'vinculo', 'loc', 'calendario', 'ativacao']).length) return problem(400, 'RecOperacaoInvalida', 'status may only become CANCELADA'), true;
@@ -161,6 +178,27 @@ export class AutomaticoStandIn {
     if (after < 1 || after > RETRY_WINDOW_DAYS) return `data must be within ${RETRY_WINDOW_DAYS} days after dataDeVencimento`;
     if (date <= this.host.today()) return 'data must be after today';
     return null;
+  }
+
+  /**
+   * The payer scans a journey-3 code in their bank app: it reads the charge at the location in
+   * 26 and the recurrence at the one in 80, which must start that very charge, then pays and
+   * authorizes. A code that is not that is refused (the error names why), and nothing changes.
+   */
+  async scan(code: string, options: { webhook?: 'deliver' | 'lose'; payWebhook?: 'deliver' | 'lose' } = {}): Promise<string> {
+    const read = readCompositeCode(code);
+    if ('problem' in read) throw new Error(`the payer's bank cannot read the code: ${read.problem}`);
+    const rec = [...this.recs.values()].find((r) => r.loc.location === read.recurrenceLocation);
+    if (!rec) throw new Error(`no recurrence at ${read.recurrenceLocation}`);
+    const txid = rec.body.ativacao.dadosJornada.txid;
+    if (this.host.chargeLocation(txid) !== read.chargeLocation) throw new Error(`the charge at ${read.chargeLocation} is not the one the recurrence starts (${txid})`);
+    await this.authorize(rec.idRec, options);
+    return rec.idRec;
+  }
+
+  /** The composite code of a recurrence and its journey-3 charge (`dadosQR.pixCopiaECola`). */
+  compositeOf(rec: StandInRec): string {
+    return compositeCode(this.host.chargeLocation(rec.body.ativacao.dadosJornada.txid)!, rec.loc.location, { name: 'LOJA STAND-IN', city: 'BRASILIA' });
   }
 
   /** The payer authorizes in their bank app, paying the journey-3 immediate charge first. */

@@ -116,6 +116,7 @@ export class PixStandIn {
     this.automatico = new AutomaticoStandIn({
       payCharge: (txid, webhook) => this.pay(txid, { webhook }),
       hasActiveCharge: (txid) => this.charges.get(txid)?.status === 'ATIVA',
+      chargeLocation: (txid) => (this.charges.get(txid)?.kind === 'cob' ? this.charges.get(txid)!.location : undefined),
       post: (suffix, body) => this.post(suffix, body),
       record: (pix) => void this.received.push({ ...pix, chave: STANDIN_PIX_KEY, devolucoes: [] }),
       today: () => (options.now?.() ?? new Date()).toISOString().slice(0, 10),
@@ -342,7 +343,7 @@ export class PixStandIn {
       this.webhook = { url: body.webhookUrl, secret: this.webhook?.secret ?? '' };
       return send(204);
     }
-    if (this.automatico.handle(req.method ?? '', path, body, send, problem)) return;
+    if (this.automatico.handle(req.method ?? '', path, body, send, problem, url.searchParams)) return;
     return problem(404, 'NaoEncontrado', 'no such operation');
   }
 

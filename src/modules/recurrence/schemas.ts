@@ -75,7 +75,7 @@ export const PixAuthorization = Type.Object(
   {
     recurrenceId: Type.String({ description: 'The API Pix idRec' }),
     status: Type.String({ description: 'The recurrence at the PSP: CRIADA (awaiting the payer), APROVADA, REJEITADA, EXPIRADA or CANCELADA' }),
-    pixEmv: Type.String({ description: "The journey-3 BR Code (copy and paste / QR): the recurrence with its first charge, whose location is the recurrence's locrec" }),
+    pixEmv: Type.String({ description: "The journey-3 composite BR Code (copy and paste / QR): the first charge's location in ID 26 and the recurrence's (its locrec) in ID 80; the payer pays the one and authorizes the other" }),
     expiresAt: Type.String({ format: 'date-time', description: 'The code is valid until then' }),
     reason: Nullable(Type.String({ description: 'Why it was refused, expired or cancelled' })),
     canceledBy: Nullable(Type.String({ description: 'payer or merchant, once CANCELADA' })),

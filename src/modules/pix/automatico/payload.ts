@@ -1,18 +1,15 @@
-import type { Selectable } from 'kysely';
-import type { PixChargesTable } from '../../../db/schema.js';
 import { formatFixed } from '../../../domain/money.js';
-import { chargePayload } from '../location-payload.js';
 import type { RecurrenceRow } from './repository.js';
 
 const person = (document: string, nome: string) => (document.length === 11 ? { cpf: document, nome } : { cnpj: document, nome });
 
 /**
  * The "payload da recorrência" (API Pix `RecPayload`) the sandbox PSP serves at a recurrence's
- * locrec: what the payer's bank app shows before authorizing. Journey 3: the recurrence comes
- * with its immediate charge (`ativacao.dadosJornada.txid`, and that charge's own payload under
- * `cob`), which the payer pays as they authorize.
+ * locrec: what the payer's bank app shows before authorizing. Journey 3: the composite code also
+ * carries the immediate charge's own location, where the bank reads that charge's payload; the
+ * recurrence names it (`ativacao.dadosJornada.txid`).
  */
-export function recurrencePayload(rec: RecurrenceRow, firstCharge: Selectable<PixChargesTable>, receiver: { name: string; document: string }, presentedAt: Date) {
+export function recurrencePayload(rec: RecurrenceRow, receiver: { name: string; document: string }) {
   const history = [{ status: 'CRIADA', data: rec.created_at }];
   if (rec.status !== 'CRIADA') history.push({ status: rec.status, data: rec.updated_at });
   return {
@@ -25,6 +22,5 @@ export function recurrencePayload(rec: RecurrenceRow, firstCharge: Selectable<Pi
     ativacao: { tipoJornada: 'JORNADA_3', dadosJornada: { txid: rec.first_txid } },
     status: rec.status,
     atualizacao: history,
-    cob: chargePayload(firstCharge, receiver.document, presentedAt),
   };
 }

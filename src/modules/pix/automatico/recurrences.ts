@@ -25,6 +25,16 @@ const SANDBOX_AGENT = '00000000';
 const CHARGE_LIFETIME_DAYS = 8;
 const DAY_MS = 86_400_000;
 
+/**
+ * The journey-3 code, one composite code the payer scans to pay the first charge and authorize
+ * the recurrence: the charge's location in 26 and the locrec's in 80 (see RECURRENCE_TEMPLATE).
+ * As the Manual de Padrões para Iniciação do Pix asks of a dynamic code, it carries no amount and
+ * `***` for the txid: the payer's bank reads both from the charge's payload.
+ */
+export function journeyThreeCode(input: { chargeLocation: string; recurrenceLocation: string; merchantName: string }): string {
+  return buildBrCode({ locationUrl: input.chargeLocation, recurrenceLocationUrl: input.recurrenceLocation, merchantName: input.merchantName, merchantCity: MERCHANT_CITY, txid: '***' });
+}
+
 /** A recurrence created at the PSP, ready to be recorded with its subscription. */
 export interface PreparedRecurrence {
   row: RecurrenceRow;
@@ -103,15 +113,16 @@ export class PixRecurrences {
     const firstDate = toIsoDate(input.firstDue);
     const expiresInSeconds = Math.max(1, Math.round((input.expiresAt.getTime() - now.getTime()) / 1000));
     const merchant = await this.deps.merchants.get(input.merchantId);
-    const { recurrenceId, location } = await this.call(() =>
+    const { recurrenceId, location, chargeLocation } = await this.call(() =>
       this.deps.provider.createRecurrence({
         recurrenceId: proposedId, locationId, txid, amountCents: input.amountCents, expiresInSeconds, periodicity: input.periodicity, retryPolicy: RETRY_POLICY,
         firstDate, finalDate: input.finalDate, payer: input.payer, contract: input.contract, object: input.object,
       }),
     );
-    if (location.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's location is ${location.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
-    // Journey 3: one code, the recurrence (its locrec) with the first charge's amount and txid.
-    const pixEmv = buildBrCode({ locationUrl: location, amountCents: input.amountCents, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid });
+    for (const [what, url] of [['location', chargeLocation], ['recurrence location', location]]) {
+      if (url.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's ${what} is ${url.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
+    }
+    const pixEmv = journeyThreeCode({ chargeLocation, recurrenceLocation: location, merchantName: merchant.name });
     const at = now.toISOString();
     const row: RecurrenceRow = {
       recurrence_id: recurrenceId, merchant_id: input.merchantId, account_number: input.accountNumber, subscription_id: input.subscriptionId,
@@ -259,12 +270,10 @@ export class PixRecurrences {
 
   /** The sandbox PSP: the signed payload at a locrec (compact JWS, as for a charge's location); 404 when unknown. */
   async signedPayload(locationId: string, signer: { sign(payload: object, jku: string): Promise<string> }, jku: string): Promise<string> {
-    const db = this.deps.database.db;
-    const rec = await recurrencesRepository.findByLocation(db, locationId);
+    const rec = await recurrencesRepository.findByLocation(this.deps.database.db, locationId);
     if (!rec) throw notFound('Pix recurrence location');
-    const charge = await db.selectFrom('pix_charges').selectAll().where('id', '=', rec.first_charge_id).executeTakeFirstOrThrow();
     const merchant = await this.deps.merchants.get(rec.merchant_id);
-    return signer.sign(recurrencePayload(rec, charge, { name: merchant.name, document: merchant.documentNumber }, this.deps.clock.now()), jku);
+    return signer.sign(recurrencePayload(rec, { name: merchant.name, document: merchant.documentNumber }), jku);
   }
 
   /** 404 for an unknown recurrence (sandbox routes). */

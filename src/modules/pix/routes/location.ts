@@ -35,7 +35,7 @@ export function locationRoutes(app: App, ctx: AppContext): void {
       operationId: 'getPixRecurrenceLocation',
       security: [],
       summary: 'Pix Automático recurrence payload at its locrec (sandbox PSP)',
-      description: "The payload of a Pix subscription's journey-3 code: the recurrence (API Pix RecPayload) with its first charge (`cob`), a compact JWS (PS256) as at a charge's location.",
+      description: "The recurrence payload (API Pix RecPayload) behind ID 80 of a Pix subscription's journey-3 composite code, a compact JWS (PS256) as at a charge's location; the first charge's payload is at its own location (ID 26, `GET /pix/v2/{txid}`).",
       params: PixRecurrenceLocationParams,
       response: { 200: { description: 'Compact JWS', content: { 'application/jose': { schema: { type: 'string' } } } }, ...errorResponses(400, 404) },
     },
