@@ -10,6 +10,8 @@ import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
 import { PerMerchantCache } from './per-merchant-cache.js';
 
+export type { MerchantAddress };
+
 /** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 

@@ -4,8 +4,7 @@ import { amountDueOn, dueColumnsOf, type DueTermsColumns } from './due-terms.js'
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { brasiliaDate } from '../../domain/brasilia.js';
-import type { Merchant, MerchantService } from '../merchants/service.js';
-import type { MerchantAddress } from '../merchants/address.js';
+import type { Merchant, MerchantAddress, MerchantService } from '../merchants/service.js';
 import { formatFixed } from '../../domain/money.js';
 import { locationNotFound, pricingDay, type LocationQuery } from './location-query.js';
 
