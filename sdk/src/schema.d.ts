@@ -159,7 +159,7 @@ export interface paths {
         put?: never;
         /**
          * Create a merchant
-         * @description Accepts an Idempotency-Key header.
+         * @description Accepts an Idempotency-Key header. The optional address is the receiver's a payer's bank reads at a sandbox Pix charge's location (checked as the API Pix bounds it).
          */
         post: operations["createMerchant"];
         delete?: never;
@@ -181,6 +181,26 @@ export interface paths {
          */
         get: operations["getMerchant"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/merchants/{merchantId}/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a merchant's address
+         * @description The whole address, replacing any earlier one: the receiver's address a payer's bank reads at the merchant's sandbox Pix charge locations (API Pix logradouro, cidade, uf, cep). Answers the merchant.
+         */
+        put: operations["setMerchantAddress"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1133,7 +1153,7 @@ export interface paths {
         };
         /**
          * Pix location payload (sandbox PSP)
-         * @description The payload of a dynamic Pix code, a compact JWS (PS256) whose header names its key (`kid`) and key set (`jku`).
+         * @description The payload of a dynamic Pix code, a compact JWS (PS256) whose header names its key (`kid`) and key set (`jku`). A charge with a due date (API Pix `cobv`) is priced for `DPP`, the payer's intended date (default today, a Brasília date): discount, or fine and interest, as on that day; `recebedor` carries the merchant's address (or the sandbox default). Errors are the API Pix's `Problema` (`application/problem+json`): 400 `CobPayloadOperacaoInvalida` for a malformed `DPP` or `codMun`, a `DPP` before today or after the last payable day; 404 `CobPayloadNaoEncontrado` for a location with no charge.
          */
         get: operations["getPixLocation"];
         put?: never;
@@ -2220,6 +2240,19 @@ export interface operations {
                             documentNumber: string;
                             legalName: string | null;
                             email: string | null;
+                            /** @description Null when registered without one: a sandbox charge's location then names the sandbox's default address */
+                            address: {
+                                /** @description Street, number and district on one line (API Pix logradouro) */
+                                street: string;
+                                city: string;
+                                /**
+                                 * @description Federative unit (UF), upper case
+                                 * @enum {string}
+                                 */
+                                state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                                /** @description CEP, 8 digits, no mask */
+                                zipCode: string;
+                            } | null;
                             /** Format: date-time */
                             createdDate: string;
                         }[];
@@ -2269,7 +2302,13 @@ export interface operations {
                  *       "name": "Loja Exemplo",
                  *       "documentNumber": "11222333000181",
                  *       "legalName": "Loja Exemplo Ltda",
-                 *       "email": "financeiro@loja.example"
+                 *       "email": "financeiro@loja.example",
+                 *       "address": {
+                 *         "street": "Rua Augusta, 1500, Consolação",
+                 *         "city": "São Paulo",
+                 *         "state": "SP",
+                 *         "zipCode": "01304001"
+                 *       }
                  *     }
                  */
                 "application/json": {
@@ -2279,6 +2318,18 @@ export interface operations {
                     legalName?: string;
                     /** Format: email */
                     email?: string;
+                    address?: {
+                        /** @description Street, number and district on one line (API Pix logradouro) */
+                        street: string;
+                        city: string;
+                        /**
+                         * @description Federative unit (UF), upper case
+                         * @enum {string}
+                         */
+                        state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                        /** @description CEP, 8 digits, no mask */
+                        zipCode: string;
+                    };
                 };
             };
         };
@@ -2296,6 +2347,19 @@ export interface operations {
                         documentNumber: string;
                         legalName: string | null;
                         email: string | null;
+                        /** @description Null when registered without one: a sandbox charge's location then names the sandbox's default address */
+                        address: {
+                            /** @description Street, number and district on one line (API Pix logradouro) */
+                            street: string;
+                            city: string;
+                            /**
+                             * @description Federative unit (UF), upper case
+                             * @enum {string}
+                             */
+                            state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                            /** @description CEP, 8 digits, no mask */
+                            zipCode: string;
+                        } | null;
                         /** Format: date-time */
                         createdDate: string;
                     };
@@ -2363,6 +2427,122 @@ export interface operations {
                         documentNumber: string;
                         legalName: string | null;
                         email: string | null;
+                        /** @description Null when registered without one: a sandbox charge's location then names the sandbox's default address */
+                        address: {
+                            /** @description Street, number and district on one line (API Pix logradouro) */
+                            street: string;
+                            city: string;
+                            /**
+                             * @description Federative unit (UF), upper case
+                             * @enum {string}
+                             */
+                            state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                            /** @description CEP, 8 digits, no mask */
+                            zipCode: string;
+                        } | null;
+                        /** Format: date-time */
+                        createdDate: string;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    setMerchantAddress: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "street": "Avenida Afonso Pena, 1212, Centro",
+                 *       "city": "Belo Horizonte",
+                 *       "state": "MG",
+                 *       "zipCode": "30130003"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Street, number and district on one line (API Pix logradouro) */
+                    street: string;
+                    city: string;
+                    /**
+                     * @description Federative unit (UF), upper case
+                     * @enum {string}
+                     */
+                    state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                    /** @description CEP, 8 digits, no mask */
+                    zipCode: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        merchantId: string;
+                        accountNumber: number;
+                        name: string;
+                        documentNumber: string;
+                        legalName: string | null;
+                        email: string | null;
+                        /** @description Null when registered without one: a sandbox charge's location then names the sandbox's default address */
+                        address: {
+                            /** @description Street, number and district on one line (API Pix logradouro) */
+                            street: string;
+                            city: string;
+                            /**
+                             * @description Federative unit (UF), upper case
+                             * @enum {string}
+                             */
+                            state: "AC" | "AL" | "AP" | "AM" | "BA" | "CE" | "DF" | "ES" | "GO" | "MA" | "MT" | "MS" | "MG" | "PA" | "PB" | "PR" | "PE" | "PI" | "RJ" | "RN" | "RS" | "RO" | "RR" | "SC" | "SP" | "SE" | "TO";
+                            /** @description CEP, 8 digits, no mask */
+                            zipCode: string;
+                        } | null;
                         /** Format: date-time */
                         createdDate: string;
                     };
@@ -7597,7 +7777,12 @@ export interface operations {
     };
     getPixLocation: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Charge with a due date: the date the payer intends to pay (YYYY-MM-DD, Brasília), from today to its last payable day; the payload is priced for it. Default today. */
+                DPP?: string;
+                /** @description Charge with a due date: the payer's municipality, IBGE's 7-digit code (the state part is checked). */
+                codMun?: string;
+            };
             header?: never;
             path: {
                 txid: string;
@@ -7615,28 +7800,44 @@ export interface operations {
                     "application/jose": string;
                 };
             };
-            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            /** @description CobPayloadOperacaoInvalida */
             400: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tag: string;
-                        description: string;
-                    }[];
+                    "application/problem+json": {
+                        /** @description https://pix.bcb.gov.br/api/v2/error/CobPayloadNaoEncontrado (404) or .../CobPayloadOperacaoInvalida (400) */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        violacoes?: {
+                            razao: string;
+                            propriedade: string;
+                            valor?: string;
+                        }[];
+                    };
                 };
             };
-            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            /** @description CobPayloadNaoEncontrado */
             404: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        tag: string;
-                        description: string;
-                    }[];
+                    "application/problem+json": {
+                        /** @description https://pix.bcb.gov.br/api/v2/error/CobPayloadNaoEncontrado (404) or .../CobPayloadOperacaoInvalida (400) */
+                        type: string;
+                        title: string;
+                        status: number;
+                        detail?: string;
+                        violacoes?: {
+                            razao: string;
+                            propriedade: string;
+                            valor?: string;
+                        }[];
+                    };
                 };
             };
         };

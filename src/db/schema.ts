@@ -20,6 +20,11 @@ export interface MerchantsTable {
   legal_name: string | null;
   email: string | null;
   created_at: string;
+  /** The merchant's address, all four or none (API Pix logradouro, cidade, uf, cep). */
+  address_street: string | null;
+  address_city: string | null;
+  address_state: string | null;
+  address_zip_code: string | null;
 }
 
 export interface CredentialsTable {

@@ -18,7 +18,14 @@ const ID = EXAMPLE_IDS;
 export const EXAMPLES = {
   createGatewayToken: { userName: ID.userName, password: ID.password },
   loginIntegration: { userName: ID.userName, password: ID.password },
-  createMerchant: { name: 'Loja Exemplo', documentNumber: '11222333000181', legalName: 'Loja Exemplo Ltda', email: 'financeiro@loja.example' },
+  createMerchant: {
+    name: 'Loja Exemplo',
+    documentNumber: '11222333000181',
+    legalName: 'Loja Exemplo Ltda',
+    email: 'financeiro@loja.example',
+    address: { street: 'Rua Augusta, 1500, Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304001' },
+  },
+  setMerchantAddress: { street: 'Avenida Afonso Pena, 1212, Centro', city: 'Belo Horizonte', state: 'MG', zipCode: '30130003' },
   createCredential: { scopes: ['payments', 'recurrence', 'integration'], allowedIps: ['203.0.113.0/24'] },
   updateAntifraudSettings: { velocity: { maxPerCard: 5 }, checkIpCountry: true },
   addBlocklistEntry: { kind: 'email', value: 'chargeback@fraud.example', reason: 'Chargeback on order 981' },

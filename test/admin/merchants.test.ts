@@ -112,4 +112,70 @@ describe(`operator API: merchants and credentials (${testDialect})`, () => {
     const noMerchant = await t.inject({ method: 'POST', url: '/admin/merchants/mer_nope/credentials', headers: t.adminHeaders, payload: { scopes: ['payments'] } });
     expect(noMerchant.statusCode).toBe(404);
   });
+
+  describe("the merchant's address (the receiver's a payer's bank reads at a Pix charge's location)", () => {
+    const address = { street: 'Rua Augusta, 1500, Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304001' };
+    const merchantCount = async () => Number((await t.ctx.database.db.selectFrom('merchants').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+    const getMerchant = async (id: string) => (await t.inject({ method: 'GET', url: `/admin/merchants/${id}`, headers: t.adminHeaders })).json();
+    const putAddress = (id: string, payload: object, headers = t.adminHeaders) => t.inject({ method: 'PUT', url: `/admin/merchants/${id}/address`, headers, payload });
+    /** Each address problem with the tag it is answered with (street, city: API Pix maxLength 200; uf a real UF in upper case; cep 8 digits). */
+    const BAD: [object, string][] = [
+      [{ ...address, state: 'sp' }, 'state'],
+      [{ ...address, state: 'XX' }, 'state'],
+      [{ ...address, zipCode: '01304-001' }, 'zipCode'],
+      [{ ...address, zipCode: '0130400' }, 'zipCode'],
+      [{ ...address, zipCode: 1304001 }, 'zipCode'],
+      [{ ...address, street: 'x'.repeat(201) }, 'street'],
+      [{ ...address, street: '   ' }, 'street'],
+      [{ ...address, city: '' }, 'city'],
+      [{ ...address, city: 'c'.repeat(201) }, 'city'],
+      [{ street: address.street, city: address.city, state: 'SP' }, 'zipCode'],
+    ];
+
+    it('is taken at registration, trimmed, shown by GET; a merchant registered without one has null', async () => {
+      const res = await create({ name: 'E', documentNumber: '11222333000181', address: { ...address, street: `  ${address.street} `, city: 'c'.repeat(200) } });
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.json().address).toEqual({ ...address, city: 'c'.repeat(200) });
+      expect((await getMerchant(res.json().merchantId)).address).toEqual({ ...address, city: 'c'.repeat(200) });
+      const without = (await create({ name: 'F', documentNumber: '11222333000181' })).json();
+      expect(without.address).toBeNull();
+      expect((await getMerchant(without.merchantId)).address).toBeNull();
+    });
+
+    it('refuses an address off the API Pix patterns at registration with 400 and the field tag, and registers nothing', async () => {
+      const before = await merchantCount();
+      for (const [bad, field] of BAD) {
+        const res = await create({ name: 'G', documentNumber: '11222333000181', address: bad });
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(res.json().map((e: { tag: string }) => e.tag), JSON.stringify(bad)).toEqual([`address.${field}`]);
+      }
+      // Every problem at once: the document and the address.
+      const both = await create({ name: 'G', documentNumber: '11222333000182', address: { ...address, street: ' ' } });
+      expect(both.json().map((e: { tag: string }) => e.tag)).toEqual(['documentNumber', 'address.street']);
+      expect(await merchantCount()).toBe(before);
+    });
+
+    it('is set or replaced with PUT /admin/merchants/{id}/address; a bad one changes nothing; an unknown merchant is 404; the operator key is required', async () => {
+      const merchant = (await create({ name: 'H', documentNumber: '11222333000181' })).json();
+      const set = await putAddress(merchant.merchantId, address);
+      expect(set.statusCode, set.body).toBe(200);
+      expect(set.json()).toEqual({ ...merchant, address });
+      for (const [bad, field] of BAD) {
+        const res = await putAddress(merchant.merchantId, bad);
+        expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+        expect(res.json().map((e: { tag: string }) => e.tag), JSON.stringify(bad)).toEqual([field]);
+      }
+      expect((await getMerchant(merchant.merchantId)).address).toEqual(address);
+      const moved = { street: 'Avenida Afonso Pena, 1212, Centro', city: 'Belo Horizonte', state: 'MG', zipCode: '30130003' };
+      expect((await putAddress(merchant.merchantId, moved)).json().address).toEqual(moved);
+      expect((await getMerchant(merchant.merchantId)).address).toEqual(moved);
+      const unknown = await putAddress('mer_unknown', address);
+      expect(unknown.statusCode).toBe(404);
+      expect(unknown.json()[0].tag).toBe('not_found');
+      expect((await putAddress(merchant.merchantId, address, {})).statusCode).toBe(401);
+      // The service checks too (the dashboard and the CLI call it without the route's schema).
+      await expect(t.ctx.merchants.setAddress(merchant.merchantId, { ...address, state: 'sp' })).rejects.toMatchObject({ statusCode: 400, errors: [{ tag: 'state' }] });
+      expect((await getMerchant(merchant.merchantId)).address).toEqual(moved);
+    });
+  });
 });

@@ -64,7 +64,8 @@ describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => 
       valor: { original: '150.75', final: '150.75' },
       calendario: { dataDeVencimento: body.dueDate, validadeAposVencimento: 0 },
       devedor: { cpf: '52998224725', nome: 'Maria da Silva' },
-      recebedor: { cnpj: '11222333000181', nome: 'Loja Teste' },
+      // Registered without an address: the sandbox's documented default (CobVPayload requires one).
+      recebedor: { cnpj: '11222333000181', nome: 'Loja Teste', logradouro: 'Praça da Sé, lado ímpar, Sé', cidade: 'São Paulo', uf: 'SP', cep: '01001000' },
       status: 'ATIVA',
     });
     // Registration retried: the same code (the txid derives from the slip).
@@ -82,10 +83,39 @@ describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => 
     const forged = Buffer.from(JSON.stringify({ txid: charge.txid, valor: { original: '0.01' } })).toString('base64url');
     await expect(compactVerify(`${head}.${forged}.${signature}`, keySet)).rejects.toThrow();
     expect(decodeProtectedHeader(res.body).kid).toBe((await t.inject({ method: 'GET', url: '/pix/jwks' })).json().keys[0].kid);
-    const unknown = await t.inject({ method: 'GET', url: `/pix/v2/${'a'.repeat(32)}` });
-    expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()[0].tag).toBe('not_found');
-    expect((await t.inject({ method: 'GET', url: '/pix/v2/short' })).statusCode).toBe(400);
+    // A location that shows no charge (unknown, or a txid no charge can have) is the API Pix's 404, whatever the query.
+    for (const url of [`/pix/v2/${'a'.repeat(32)}`, `/pix/v2/${'a'.repeat(32)}?DPP=bad`, '/pix/v2/short']) {
+      const unknown = await t.inject({ method: 'GET', url });
+      expect(unknown.statusCode, url).toBe(404);
+      expect(unknown.headers['content-type'], url).toMatch(/^application\/problem\+json/);
+      expect(unknown.json(), url).toEqual({ type: 'https://pix.bcb.gov.br/api/v2/error/CobPayloadNaoEncontrado', title: 'Cobrança não encontrada.', status: 404, detail: expect.any(String) });
+    }
+  });
+
+  it("recebedor carries the merchant's address, set at registration or later through the operator API", async () => {
+    const address = { street: 'Rua da Aurora, 325, Boa Vista', city: 'Recife', state: 'PE', zipCode: '50050000' };
+    const created = await t.inject({ method: 'POST', url: '/admin/merchants', headers: t.adminHeaders, payload: { name: 'Loja Recife', documentNumber: '52998224725', address } });
+    expect(created.statusCode, created.body).toBe(201);
+    const merchant = created.json();
+    expect(merchant.address).toEqual(address);
+    const credential = (await t.inject({ method: 'POST', url: `/admin/merchants/${merchant.merchantId}/credentials`, headers: t.adminHeaders, payload: { scopes: ['payments'] } })).json();
+    const token = (await t.inject({ method: 'POST', url: '/gateway/api/auth/token', payload: { userName: credential.userName, password: credential.password } })).json().accessToken;
+    const keySet = createLocalJWKSet((await t.inject({ method: 'GET', url: '/pix/jwks' })).json());
+    const dueDate = new Date(t.ctx.clock.now().getTime() + 20 * 86_400_000).toISOString().slice(0, 10);
+    const charge = (await t.inject({ method: 'POST', url: CHARGES, headers: { authorization: `Bearer ${token}` }, payload: { amount: 5000, dueDate, payer: { documentNumber: '11222333000181', name: 'Cliente SA' } } })).json();
+    const read = async () => {
+      const { res } = await readLocation(charge.pixEmv);
+      expect(res.statusCode, res.body).toBe(200);
+      return JSON.parse(new TextDecoder().decode((await compactVerify(res.body, keySet)).payload));
+    };
+    // A CPF receiver: PessoaFisica with the address (API Pix DadosRecebedor).
+    expect((await read()).recebedor).toEqual({ cpf: '52998224725', nome: 'Loja Recife', logradouro: address.street, cidade: 'Recife', uf: 'PE', cep: '50050000' });
+
+    const moved = { street: 'Avenida Afonso Pena, 1212, Centro', city: 'Belo Horizonte', state: 'MG', zipCode: '30130003' };
+    const put = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/address`, headers: t.adminHeaders, payload: moved });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json()).toMatchObject({ merchantId: merchant.merchantId, address: moved });
+    expect((await read()).recebedor).toMatchObject({ logradouro: moved.street, cidade: 'Belo Horizonte', uf: 'MG', cep: '30130003' });
   });
 });
 

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { STATES } from '../../domain/address.js';
 import { EXAMPLES } from '../../http/examples.js';
 
-/** The 27 federative units (26 states and the Federal District). */
-export const STATES = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
+export { STATES };
 
 const nullableString = (options: object = {}) => Type.Union([Type.String(options), Type.Null()]);
 const nullableNumber = (options: object = {}) => Type.Union([Type.Number(options), Type.Null()]);

@@ -12,6 +12,12 @@ export const merchantsRepository = {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
+  /** Replaces the merchant's address; false when no such merchant. */
+  async setAddress(db: Executor, merchantId: string, address: Pick<MerchantRow, 'address_street' | 'address_city' | 'address_state' | 'address_zip_code'>): Promise<boolean> {
+    const result = await db.updateTable('merchants').set(address).where('merchant_id', '=', merchantId).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+
   async findById(db: Executor, merchantId: string): Promise<MerchantRow | undefined> {
     return db.selectFrom('merchants').selectAll().where('merchant_id', '=', merchantId).executeTakeFirst();
   },

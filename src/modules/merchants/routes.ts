@@ -4,12 +4,14 @@ import { createCredentialRoute } from './routes/create-credential.js';
 import { createMerchantRoute } from './routes/create-merchant.js';
 import { getMerchantRoute } from './routes/get-merchant.js';
 import { listMerchantsRoute } from './routes/list-merchants.js';
+import { putAddressRoute } from './routes/put-address.js';
 import { revokeCredentialRoute } from './routes/revoke-credential.js';
 
 export function registerAdminRoutes(app: App, ctx: AppContext): void {
   createMerchantRoute(app, ctx);
   listMerchantsRoute(app, ctx);
   getMerchantRoute(app, ctx);
+  putAddressRoute(app, ctx);
   createCredentialRoute(app, ctx);
   revokeCredentialRoute(app, ctx);
 }

@@ -3,11 +3,14 @@ import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, notFound } from '../../http/errors.js';
+import { addressOf, checkAddress, NO_ADDRESS, type MerchantAddress } from './address.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
 import { PerMerchantCache } from './per-merchant-cache.js';
+
+export type { MerchantAddress };
 
 /** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
@@ -22,6 +25,8 @@ export interface Merchant {
   documentNumber: string;
   legalName: string | null;
   email: string | null;
+  /** Null for a merchant registered without one. */
+  address: MerchantAddress | null;
   createdDate: string;
 }
 
@@ -30,6 +35,7 @@ export interface NewMerchant {
   documentNumber: string;
   legalName?: string;
   email?: string;
+  address?: MerchantAddress;
 }
 
 export interface IssuedCredential {
@@ -64,6 +70,7 @@ export function toMerchant(row: MerchantRow): Merchant {
     documentNumber: row.document_number,
     legalName: row.legal_name,
     email: row.email,
+    address: addressOf(row),
     createdDate: row.created_at,
   };
 }
@@ -83,9 +90,13 @@ export class MerchantService {
 
   async create(input: NewMerchant): Promise<Merchant> {
     const documentNumber = input.documentNumber.trim();
+    // Every problem at once, before anything is written.
+    const address = input.address ? checkAddress(input.address, 'address.') : { ok: true as const, columns: NO_ADDRESS };
+    const problems = address.ok ? [] : address.problems;
     if (!isValidCpfOrCnpj(documentNumber)) {
-      throw new ApiError(400, 'documentNumber', 'documentNumber must be a valid CPF or CNPJ, digits only (alphanumeric CNPJ allowed).');
+      problems.unshift({ tag: 'documentNumber', description: 'documentNumber must be a valid CPF or CNPJ, digits only (alphanumeric CNPJ allowed).' });
     }
+    if (!address.ok || problems.length) throw new ApiError(400, problems);
     const row = await merchantsRepository.insert(this.database.db, {
       // 4 + 16 characters: within the seeds' 20-character merchantId.
       merchant_id: randomId('mer_', 16),
@@ -94,8 +105,17 @@ export class MerchantService {
       legal_name: input.legalName?.trim() || null,
       email: input.email?.trim() || null,
       created_at: this.clock.now().toISOString(),
+      ...address.columns,
     });
     return toMerchant(row);
+  }
+
+  /** Sets (or replaces) the merchant's address; 400 naming every problem, and nothing written. */
+  async setAddress(merchantId: string, address: MerchantAddress): Promise<Merchant> {
+    const checked = checkAddress(address, '');
+    if (!checked.ok) throw new ApiError(400, checked.problems);
+    if (!(await merchantsRepository.setAddress(this.database.db, merchantId, checked.columns))) throw notFound('Merchant');
+    return this.get(merchantId);
   }
 
   async get(merchantId: string): Promise<Merchant> {

@@ -1,11 +1,12 @@
 import type { Selectable } from 'kysely';
 import type { PixChargesTable } from '../../db/schema.js';
-import { amountDueOn, dayOf, dueColumnsOf, type DueTermsColumns } from './due-terms.js';
+import { amountDueOn, dueColumnsOf, type DueTermsColumns } from './due-terms.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { notFound } from '../../http/errors.js';
-import type { MerchantService } from '../merchants/service.js';
+import { brasiliaDate } from '../../domain/brasilia.js';
+import type { Merchant, MerchantAddress, MerchantService } from '../merchants/service.js';
 import { formatFixed } from '../../domain/money.js';
+import { locationNotFound, pricingDay, type LocationQuery } from './location-query.js';
 
 /** The API Pix status of a charge, as a bank app reads it at the location. */
 const STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Expired: 'REMOVIDA_PELO_PSP' } as const;
@@ -44,15 +45,32 @@ export interface DueLocation extends DueTermsColumns {
 }
 
 /**
+ * The receiver's address a location shows for a merchant registered without one. `CobVPayload`
+ * requires `logradouro`, `cidade`, `uf` and `cep`; the sandbox fills them with this one, a real
+ * address in São Paulo (the city its codes name), until the operator sets the merchant's own
+ * (`PUT /admin/merchants/{merchantId}/address`).
+ */
+export const SANDBOX_RECEIVER_ADDRESS: MerchantAddress = { street: 'Praça da Sé, lado ímpar, Sé', city: 'São Paulo', state: 'SP', zipCode: '01001000' };
+
+const person = (document: string, nome: string) => (document.length === 11 ? { cpf: document, nome } : { cnpj: document, nome });
+
+/** The receiver (`recebedor`): the merchant's document, name and address, or the sandbox's default address. */
+function receiverOf(merchant: Pick<Merchant, 'name' | 'documentNumber' | 'address'>) {
+  const address = merchant.address ?? SANDBOX_RECEIVER_ADDRESS;
+  return { ...person(merchant.documentNumber, merchant.name), logradouro: address.street, cidade: address.city, uf: address.state, cep: address.zipCode };
+}
+
+/**
  * The "payload de cobrança com vencimento" (API Pix v2, `CobVPayload`) at a `cobv`'s location:
  * the due date and the days it stays payable after it, payer and receiver, and the amount for
- * the day the payer's bank reads it (`apresentacao`): `valor.final` is the original less the
- * discount on or before its date, or plus the penalty (`multa`) and interest (`juros`) after
- * the due date, as `domain/late-payment.ts` computes for a bank slip.
+ * `day` (the payer's `DPP`, or `today`): `valor.final` is the original less the discount on or
+ * before its date, or plus the penalty (`multa`) and interest (`juros`) after the due date, as
+ * `domain/late-payment.ts` computes for a bank slip. The status is today's: past its last day
+ * the charge reads REMOVIDA_PELO_PSP at its face value.
  */
-export function dueChargePayload(row: DueLocation, receiver: { name: string; document: string }, presentedAt: Date) {
-  const person = (document: string, nome: string) => (document.length === 11 ? { cpf: document, nome } : { cnpj: document, nome });
-  const owed = amountDueOn(row, dayOf(presentedAt));
+export function dueChargePayload(row: DueLocation, receiver: Pick<Merchant, 'name' | 'documentNumber' | 'address'>, presentedAt: Date, day: string, today: string) {
+  const owed = amountDueOn(row, day);
+  const payableToday = day === today ? owed.ok : amountDueOn(row, today).ok;
   const money = (cents: bigint) => formatFixed(cents, 2);
   const valor: Record<string, string> = { original: money(BigInt(row.amount)) };
   if (owed.ok) {
@@ -65,12 +83,12 @@ export function dueChargePayload(row: DueLocation, receiver: { name: string; doc
     revisao: 0,
     calendario: { criacao: row.created_at, apresentacao: presentedAt.toISOString(), dataDeVencimento: row.due_date, validadeAposVencimento: row.days_after_due },
     devedor: person(row.payer_document, row.payer_name),
-    recebedor: person(receiver.document, receiver.name),
+    recebedor: receiverOf(receiver),
     txid: row.txid,
     valor,
-    chave: receiver.document,
+    chave: receiver.documentNumber,
     ...(row.description ? { solicitacaoPagador: row.description } : {}),
-    status: owed.ok || row.status !== 'ATIVA' ? row.status : 'REMOVIDA_PELO_PSP',
+    status: payableToday || row.status !== 'ATIVA' ? row.status : 'REMOVIDA_PELO_PSP',
   };
 }
 
@@ -83,28 +101,31 @@ export interface LocationSigner {
  * date, or a slip's code), signed (compact JWS, `application/jose`) with the key whose JWKS is
  * published at `jku`. The sandbox account's Pix key is the merchant's CPF/CNPJ, as on its
  * slips' static codes. A slip paid another way (its barcode) or cancelled closes its code too.
- * Unknown txid: 404, as a PSP answers.
+ * A charge with a due date is priced for the payer's `DPP` (see `pricingDay`); an immediate
+ * charge's location takes no parameter and ignores them. Unknown txid: 404, as a PSP answers.
+ * Errors are `LocationProblem`s (the API Pix's shape).
  */
 export async function signedLocationPayload(
   deps: { database: Database; clock: Clock; merchants: Pick<MerchantService, 'get'>; isOpen: (sourceId: string) => Promise<boolean> },
   txid: string,
+  query: LocationQuery,
   signer: LocationSigner,
   jku: string,
 ): Promise<string> {
   const db = deps.database.db;
   const now = deps.clock.now();
+  // The API Pix's dates are Brasília dates, whatever the server's zone.
+  const today = brasiliaDate(now);
+  const priced = (due: DueLocation, merchant: Merchant) => dueChargePayload(due, merchant, now, pricingDay(query, today, (day) => amountDueOn(due, day).ok), today);
   const row = await db.selectFrom('pix_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
   if (row) {
     const merchant = await deps.merchants.get(row.merchant_id);
     const due = dueColumnsOf(row);
-    const payload = due
-      ? dueChargePayload({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: STATUS[row.status] }, { name: merchant.name, document: merchant.documentNumber }, now)
-      : chargePayload(row, merchant.documentNumber, now);
+    const payload = due ? priced({ ...due, payer_document: row.payer_document ?? '', payer_name: row.payer_name ?? '', status: STATUS[row.status] }, merchant) : chargePayload(row, merchant.documentNumber, now);
     return signer.sign(payload, jku);
   }
   const code = await db.selectFrom('pix_due_charges').selectAll().where('txid', '=', txid).executeTakeFirst();
-  if (!code) throw notFound('Pix charge');
-  const merchant = await deps.merchants.get(code.merchant_id);
+  if (!code) throw locationNotFound();
   const status = code.status === 'Paid' ? 'CONCLUIDA' : code.status === 'Pending' && (await deps.isOpen(code.source_id)) ? 'ATIVA' : 'REMOVIDA_PELO_PSP';
-  return signer.sign(dueChargePayload({ ...code, status }, { name: merchant.name, document: merchant.documentNumber }, now), jku);
+  return signer.sign(priced({ ...code, status }, await deps.merchants.get(code.merchant_id)), jku);
 }

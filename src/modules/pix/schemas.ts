@@ -57,6 +57,25 @@ export const PixChargeParams = Type.Object({ id: Type.String({ minLength: 1, max
 /** A txid as the location path carries it (the API Pix cob txid: 26 to 35 alphanumerics). */
 export const PixLocationParams = Type.Object({ txid: Type.String({ pattern: '^[A-Za-z0-9]{26,35}$' }) });
 
+/**
+ * What a payer's bank adds to a charge with a due date's location (API Pix `GET
+ * /cobv/{pixUrlAccessToken}`). Plain strings here: the location checks them itself, so a
+ * malformed one is answered in the API Pix's shape.
+ */
+export const PixLocationQuery = Type.Object({
+  DPP: Type.Optional(Type.String({ description: 'Charge with a due date: the date the payer intends to pay (YYYY-MM-DD, Brasília), from today to its last payable day; the payload is priced for it. Default today.' })),
+  codMun: Type.Optional(Type.String({ description: "Charge with a due date: the payer's municipality, IBGE's 7-digit code (the state part is checked)." })),
+});
+
+/** An error of a location, as the API Pix writes it (RFC 7807 `Problema`, `application/problem+json`). */
+export const PixLocationProblem = Type.Object({
+  type: Type.String({ description: 'https://pix.bcb.gov.br/api/v2/error/CobPayloadNaoEncontrado (404) or .../CobPayloadOperacaoInvalida (400)' }),
+  title: Type.String(),
+  status: Type.Integer(),
+  detail: Type.Optional(Type.String()),
+  violacoes: Type.Optional(Type.Array(Type.Object({ razao: Type.String(), propriedade: Type.String(), valor: Type.Optional(Type.String()) }))),
+});
+
 export const PixJwks = Type.Object({
   keys: Type.Array(Type.Object({ kty: Type.String(), kid: Type.String(), alg: Type.String(), use: Type.String(), n: Type.String(), e: Type.String() })),
 });

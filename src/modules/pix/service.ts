@@ -18,6 +18,7 @@ import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix
 import { PixReceipts, type ReceiptSource, type ReceiptSummary } from './receipts.js';
 import { settleCharge } from './settle.js';
 import { signedLocationPayload, type LocationSigner } from './location-payload.js';
+import type { LocationQuery } from './location-query.js';
 import { DueCharges, type DueChargeOwner, type NewDueCharge } from './due-charges.js';
 import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
 import { toIsoDate } from '../../domain/calendar.js';
@@ -234,8 +235,8 @@ export class PixService {
   }
 
   /** The sandbox PSP: the signed payload at a charge's location (./location-payload.ts). */
-  signedLocationPayload(txid: string, signer: LocationSigner, jku: string): Promise<string> {
-    return signedLocationPayload({ database: this.database, clock: this.clock, merchants: this.merchants, isOpen: (sourceId) => this.dueChargeOwner.isOpen(sourceId) }, txid, signer, jku);
+  signedLocationPayload(txid: string, query: LocationQuery, signer: LocationSigner, jku: string): Promise<string> {
+    return signedLocationPayload({ database: this.database, clock: this.clock, merchants: this.merchants, isOpen: (sourceId) => this.dueChargeOwner.isOpen(sourceId) }, txid, query, signer, jku);
   }
 
   /** Sandbox: a charge with a due date (a bolecode's code too) paid its day's amount (./sandbox-due-pay.ts). */
