@@ -1327,7 +1327,7 @@ export interface paths {
         put?: never;
         /**
          * Reactivate or cancel a subscription
-         * @description Actived -> Active (also from Blocked and Canceled): a new billing is due at that moment. Canceled -> Canceled with its Opened billings. A Finished subscription, or reactivating under a Canceled plan, is 409.
+         * @description Actived -> Active (also from Blocked and Canceled): a new billing is due at that moment. Canceled -> Canceled with its Opened billings. A Finished subscription, or reactivating under a Canceled plan, is 409. A Pix subscription's recurrence is cancelled at the PSP first: a refusal the PSP still answers is 409 pix_provider_refused with its reason, a PSP that does not answer 503, and nothing changes.
          */
         post: operations["changeSubscriptionStatus"];
         delete?: never;
@@ -1407,7 +1407,7 @@ export interface paths {
         put?: never;
         /**
          * Cancel an Opened billing
-         * @description The subscription goes on: its next billing is issued, due interval days after this one.
+         * @description The subscription goes on: its next billing is issued, due interval days after this one. A Pix billing whose charge (cobr) was sent is cancelled at the PSP first, and only before its due date as a Brasília (America/Sao_Paulo) date, the API Pix's first settlement date: from 00:00 there on that date it is 409 with tag expireAt and nothing is sent. A refusal the PSP still answers is 409 pix_provider_refused with its reason; a PSP that does not answer, 503. Either way nothing changes.
          */
         post: operations["cancelBilling"];
         delete?: never;
@@ -8894,6 +8894,18 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
         };
     };
     swapSubscriptionVault: {
@@ -9367,6 +9379,18 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

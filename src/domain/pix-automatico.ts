@@ -1,3 +1,5 @@
+import { brasiliaDate } from './brasilia.js';
+
 /**
  * Pix Automático rules of the Central Bank's API Pix (`/rec`, `/cobr`), pure: which plan periods
  * a recurrence can have, when a cycle's charge (`cobr`) is sent, and when a failed one is retried.
@@ -59,11 +61,11 @@ const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456
 
 /**
  * An idRec: "R", "R" (retries allowed) or "N", the receiving agent's 8 characters, the creation
- * date (yyyyMMdd) and an 11-character sequence unique that day (`random` gives its characters).
+ * date (yyyyMMdd, in Brasília) and an 11-character sequence unique that day (`random` gives its characters).
  */
 export function recurrenceIdOf(agent: string, createdAt: Date, random: (n: number) => number, retries = true): string {
   if (!/^[0-9A-Z]{8}$/.test(agent)) throw new RangeError('agent must be 8 of [0-9A-Z]');
-  const day = createdAt.toISOString().slice(0, 10).replace(/-/g, '');
+  const day = brasiliaDate(createdAt).replace(/-/g, '');
   const sequence = Array.from({ length: 11 }, () => ID_ALPHABET[random(ID_ALPHABET.length)]).join('');
   return `R${retries ? 'R' : 'N'}${agent}${day}${sequence}`;
 }

@@ -1,6 +1,7 @@
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { addDays, daysBetween, isBusinessDay, toIsoDate } from '../../src/domain/calendar.js';
+import { brasiliaDate } from '../../src/domain/brasilia.js';
+import { addDays, daysBetween, isBusinessDay } from '../../src/domain/calendar.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
@@ -27,7 +28,8 @@ describe(`Pix charges with a due date and the bolecode (${testDialect})`, () => 
   });
   afterAll(() => t.close());
 
-  const today = () => toIsoDate(t.ctx.clock.now());
+  /** The API Pix's today: Brasília. */
+  const today = () => brasiliaDate(t.ctx.clock.now());
   const create = (payload: object) => t.inject({ method: 'POST', url: CHARGES, headers: gateway.headers, payload });
   const payDue = (txid: string) => t.inject({ method: 'POST', url: `/sandbox/pix/cobv/${txid}/pay`, headers: t.adminHeaders });
   /** The signed payload a payer's bank reads at the code's location, verified. */
@@ -102,8 +104,11 @@ describe(`Pix charges with a due date and the bolecode (${testDialect})`, () => 
   it('past its last day (validAfterDueDays, moved off a weekend or holiday) it cannot be paid and expires', async () => {
     const due = businessDayFrom(today(), 3);
     const charge = (await create({ amount: 2_500, dueDate: due, validAfterDueDays: 0, payer: { documentNumber: '52998224725', name: 'Maria' } })).json();
-    expect(charge.expiresAt).toBe(`${addDays(due, 1)}T00:00:00.000Z`);
-    await advanceTo(t, `${addDays(due, 1)}T01:00:00.000Z`);
+    // Its last day ends at 00:00 in Brasília (03:00Z): payable at 23:59 there, not a minute later.
+    expect(charge.expiresAt).toBe(`${addDays(due, 1)}T03:00:00.000Z`);
+    await advanceTo(t, `${addDays(due, 1)}T02:59:00.000Z`);
+    expect((await location(charge.pixEmv)).payload).toMatchObject({ status: 'ATIVA', valor: { final: '25.00' } });
+    await advanceTo(t, `${addDays(due, 1)}T03:00:00.000Z`);
     expect((await payDue(charge.txid)).statusCode).toBe(409);
     expect((await t.inject({ method: 'GET', url: `${CHARGES}/${charge.id}`, headers: gateway.headers })).json().status).toBe('Expired');
     expect((await location(charge.pixEmv)).payload.status).toBe('REMOVIDA_PELO_PSP');
@@ -139,6 +144,29 @@ describe(`Pix charges with a due date and the bolecode (${testDialect})`, () => 
       expect(imported.json()).toMatchObject({ applied: 0, rejected: 0 });
       expect((await events(t, slip.id)).filter((e) => e.new_status_bill === 3)).toHaveLength(1);
       expect((await location(slip.pixEmv)).payload.status).toBe('CONCLUIDA');
+    });
+
+    it('paid by its Pix at 23:59 in Brasília on the due date (02:59Z the next day) it is on time; at 00:00 there (03:00Z) it is a day late', async () => {
+      const due = businessDayFrom(today(), 5);
+      const onTime = await issued(t, slips, terms(due));
+      const late = await issued(t, slips, terms(due));
+      const txidOf = (emv: string) => {
+        const code = parseBrCode(emv);
+        if (!code.ok) throw new Error(code.error);
+        return code.value.txid as string;
+      };
+      await advanceTo(t, `${addDays(due, 1)}T02:59:00.000Z`);
+      expect((await location(onTime.pixEmv)).payload.valor).toEqual({ original: '150.75', final: '150.75' });
+      const paid = await payDue(txidOf(onTime.pixEmv));
+      expect(paid.statusCode, paid.body).toBe(200);
+      expect(paid.json()).toMatchObject({ amount: 15_075, bankSlipId: onTime.id });
+      expect(await information(t, slips, onTime.id)).toMatchObject({ statusBill: 3, effectivePaymentDate: due, effectivePaymentValue: 150.75 });
+
+      await advanceTo(t, `${addDays(due, 1)}T03:00:00.000Z`);
+      const paidLate = await payDue(txidOf(late.pixEmv));
+      expect(paidLate.statusCode, paidLate.body).toBe(200);
+      expect(paidLate.json()).toMatchObject({ amount: owedLate(1), bankSlipId: late.id });
+      expect(await information(t, slips, late.id)).toMatchObject({ statusBill: 3, effectivePaymentDate: addDays(due, 1), effectivePaymentValue: owedLate(1) / 100 });
     });
 
     it('paid through the bank first: the PSP reporting the same Pix later is a duplicate; another Pix for it is kept unmatched', async () => {

@@ -184,6 +184,11 @@ describe(`Pix through a PSP speaking the API Pix, over mutual TLS (${testDialect
     expect(psp.charges.get(code.value.txid)?.status).toBe('REMOVIDA_PELO_USUARIO_RECEBEDOR');
     expect(psp.requests.filter((r) => r.method === 'PATCH' && r.path === `/cobv/${code.value.txid}`).at(-1)?.body).toEqual({ status: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' });
     expect((await t.ctx.database.db.selectFrom('pix_due_charges').select('status').where('txid', '=', code.value.txid).executeTakeFirstOrThrow()).status).toBe('Removed');
+    // Removed (no longer ATIVA at the PSP), it is not sent again: the API Pix would refuse it.
+    const patches = () => psp.requests.filter((r) => r.method === 'PATCH' && r.path === `/cobv/${code.value.txid}`).length;
+    const sent = patches();
+    await t.ctx.pix.removeDueCharge(slip.id);
+    expect(patches()).toBe(sent);
   });
 
   // Last of the tests that pay: it moves the sandbox clock ahead of the PSP's (real) time, and a

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { brasiliaDate, brasiliaStart } from '../../src/domain/brasilia.js';
 import { testDialect } from '../support/database.js';
 import { pspGateway, WEBHOOK_PATH, WEBHOOK_SECRET, type PspGateway } from '../pix/psp-support.js';
 import { buildBrCode } from '../../src/domain/pix.js';
@@ -49,7 +50,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
   async function sent(s: Awaited<ReturnType<typeof active>>, billing: { id: string; expireAt: string }) {
     await s.clk.to(addDays(billing.expireAt, -9.9));
     const [cobr] = await cobrs(billing.id);
-    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: billing.expireAt.slice(0, 10) });
+    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: brasiliaDate(new Date(billing.expireAt)) });
     return cobr;
   }
 
@@ -63,7 +64,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     const due = (await s.api.billings())[0].expireAt as string;
     expect(requests('POST', '/rec').at(-1)?.body).toEqual({
       vinculo: { contrato: 'BCB-1', devedor: { cpf: CPF, nome: 'Maria da Silva' }, objeto: 'Plano BCB-1' },
-      calendario: { dataInicial: due.slice(0, 10), periodicidade: 'MENSAL' },
+      calendario: { dataInicial: brasiliaDate(new Date(due)), periodicidade: 'MENSAL' },
       valor: { valorRec: '49.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
       loc: rec.loc.id,
@@ -110,7 +111,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect(requests('PUT', `/cobr/${cobr.txid}`).at(-1)?.body).toEqual({
       idRec: s.recurrenceId,
       infoAdicional: 'Billing 2',
-      calendario: { dataDeVencimento: second.expireAt.slice(0, 10) },
+      calendario: { dataDeVencimento: brasiliaDate(new Date(second.expireAt)) },
       valor: { original: '49.90' },
       ajusteDiaUtil: false,
       recebedor: { conta: '012682', tipoConta: 'CORRENTE', agencia: '9708' },
@@ -141,7 +142,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect(failed.status).toBe('Opened');
     expect(failed.attemptsHistory).toEqual([expect.objectContaining({ returnCode: 'AM02' })]);
     await s.clk.runDue();
-    const retryDate = addDays(second.expireAt, 2).toISOString().slice(0, 10);
+    const retryDate = brasiliaDate(addDays(second.expireAt, 2));
     expect(requests('POST', `/cobr/${cobr.txid}/retentativa/`).map((r) => r.path)).toEqual([`/cobr/${cobr.txid}/retentativa/${retryDate}`]);
     await s.clk.to(addDays(second.expireAt, 2));
     await g.psp.automatico.settle(cobr.txid, 'paid');
@@ -163,7 +164,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     const denied = await s.api.billing(second.id);
     expect(denied.status).toBe('Denied');
     expect(denied.attemptsHistory).toHaveLength(4);
-    expect(requests('POST', `/cobr/${cobr.txid}/retentativa/`).map((r) => r.path.slice(-10))).toEqual([2, 4, 6].map((d) => addDays(second.expireAt, d).toISOString().slice(0, 10)));
+    expect(requests('POST', `/cobr/${cobr.txid}/retentativa/`).map((r) => r.path.slice(-10))).toEqual([2, 4, 6].map((d) => brasiliaDate(addDays(second.expireAt, d))));
     expect(g.psp.automatico.cobrs.get(cobr.txid)!.status).toBe('REJEITADA');
     expect((await cobrs(second.id))[0].status).toBe('REJEITADA');
   });
@@ -262,6 +263,49 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect(g.psp.automatico.recs.get(s.recurrenceId)!.status).toBe('CANCELADA');
     const sub = await s.pix.subscription(s.subscriptionId);
     expect(sub).toMatchObject({ status: 'Canceled', pixAuthorization: { status: 'CANCELADA', canceledBy: 'merchant' } });
+  });
+
+  it("a cycle's cancel: PATCH /cobr CANCELADA up to 23:59 in Brasília on the day before its due date; from 00:00 there (03:00Z) 409 naming expireAt, nothing sent", async () => {
+    const s = await active('BCB-12');
+    const second = s.billings.get(2)!;
+    const dueDate = brasiliaDate(new Date(second.expireAt));
+    const cobr = await sent(s, second);
+    await s.clk.to(new Date(Date.parse(brasiliaStart(dueDate)) - 60_000));
+    const res = await s.api.post(`${R}/billing/${second.id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(requests('PATCH', `/cobr/${cobr.txid}`).map((r) => r.body)).toEqual([{ status: 'CANCELADA' }]);
+    expect(g.psp.automatico.cobrs.get(cobr.txid)!.status).toBe('CANCELADA');
+    expect((await cobrs(second.id))[0].status).toBe('CANCELADA');
+
+    const third = (await s.api.billings()).find((b) => b.installment === 3)!;
+    const next = await sent(s, third);
+    await s.clk.to(brasiliaStart(brasiliaDate(new Date(third.expireAt))));
+    const refused = await s.api.post(`${R}/billing/${third.id}/cancel`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual([{ tag: 'expireAt', description: expect.stringContaining('before the date of its first settlement attempt') }]);
+    expect(requests('PATCH', `/cobr/${next.txid}`)).toEqual([]);
+    expect(g.psp.automatico.cobrs.get(next.txid)!.status).toBe('ATIVA');
+    expect((await s.api.billing(third.id)).status).toBe('Opened');
+  });
+
+  it("a cancel the PSP still refuses (it ended what we were not told of yet) is 409 with the PSP's reason, never 502, and nothing changes here", async () => {
+    const s = await active('BCB-13');
+    const second = s.billings.get(2)!;
+    const cobr = await sent(s, second);
+    // The payer cancelled this cycle at their bank; that notification was lost.
+    await g.psp.automatico.cancelCobr(cobr.txid, { webhook: 'lose' });
+    const billing = await s.api.post(`${R}/billing/${second.id}/cancel`);
+    expect(billing.statusCode, billing.body).toBe(409);
+    expect(billing.json()).toEqual([{ tag: 'pix_provider_refused', description: expect.stringContaining('CANCELADA') }]);
+    expect((await s.api.billing(second.id)).status).toBe('Opened');
+    expect((await cobrs(second.id))[0].status).toBe('ATIVA');
+
+    // The payer cancelled the recurrence itself; that notification was lost too.
+    await g.psp.automatico.cancel(s.recurrenceId, { webhook: 'lose' });
+    const sub = await s.api.post(`${R}/subscriptions/${s.subscriptionId}/status`, { status: 'Canceled' });
+    expect(sub.statusCode, sub.body).toBe(409);
+    expect(sub.json()).toEqual([{ tag: 'pix_provider_refused', description: expect.stringContaining('expirada, cancelada ou rejeitada') }]);
+    expect(await s.pix.subscription(s.subscriptionId)).toMatchObject({ status: 'Active', pixAuthorization: { status: 'APROVADA' } });
   });
 
   it('without PIX_RECEIVER_ACCOUNT a Pix plan\'s subscription is 502 naming it, and nothing is created at the PSP', async () => {

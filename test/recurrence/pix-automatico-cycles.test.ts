@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDialect } from '../support/database.js';
+import { brasiliaDate, brasiliaStart } from '../../src/domain/brasilia.js';
 import { addDays, iso, R } from './support.js';
 import { world, type World } from './world.js';
 import { pixAuto } from './pix-automatico-support.js';
@@ -31,7 +32,7 @@ describe(`Pix Automático: cycles (${testDialect})`, () => {
     expect(await cobrs(billingId)).toHaveLength(0);
     await w.clk.to(addDays(due, -9.9));
     const [cobr] = await cobrs(billingId);
-    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: iso(due).slice(0, 10), amount: 4990 });
+    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: brasiliaDate(due), amount: 4990 });
     expect((await w.api.billing(billingId)).status).toBe('Opened');
     await w.clk.to(due);
     const paid = await w.api.billing(billingId);
@@ -138,6 +139,38 @@ describe(`Pix Automático: a cycle cancelled by the merchant (${testDialect})`, 
   });
 });
 
+describe(`Pix Automático: a cycle's cancel in Brasília dates (${testDialect})`, () => {
+  let w: World;
+  afterEach(() => w.t.close());
+  const cobrOf = async (billingId: string) => (await w.t.ctx.database.db.selectFrom('pix_recurring_charges').selectAll().where('billing_id', '=', billingId).execute())[0];
+  /** 00:00 in Brasília (03:00Z) on the API Pix date of a billing's due date. */
+  const midnightOf = (expireAt: string) => new Date(brasiliaStart(brasiliaDate(new Date(expireAt))));
+
+  it('cancelled at 23:59 in Brasília on the day before its due date (02:59Z); at 00:00 there on it (03:00Z) it is 409 naming expireAt, and the cycle is settled', async () => {
+    w = await world();
+    const pix = pixAuto(w.t, w.m);
+    await pix.active(await pix.plan());
+    const second = (await w.api.billings()).find((b) => b.installment === 2);
+    await w.clk.to(new Date(midnightOf(second.expireAt).getTime() - 60_000));
+    const res = await w.api.post(`${R}/billing/${second.id}/cancel`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect((await cobrOf(second.id)).status).toBe('CANCELADA');
+
+    const third = (await w.api.billings()).find((b) => b.installment === 3);
+    const thirdDate = brasiliaDate(new Date(third.expireAt));
+    await w.clk.to(midnightOf(third.expireAt));
+    // The sandbox clock runs on from there: still the first minute of the day in Brasília.
+    expect(w.clk.now().getTime() - Date.parse(`${thirdDate}T03:00:00.000Z`)).toBeLessThan(60_000);
+    const refused = await w.api.post(`${R}/billing/${third.id}/cancel`);
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toEqual([{ tag: 'expireAt', description: expect.stringContaining(`settled from ${thirdDate}`) }]);
+    expect((await cobrOf(third.id)).status).toBe('ATIVA');
+    expect((await w.api.billing(third.id)).status).toBe('Opened');
+    await w.clk.to(third.expireAt);
+    expect((await w.api.billing(third.id)).status).toBe('Paid');
+  });
+});
+
 describe(`Pix Automático: the plan's cancel (${testDialect})`, () => {
   let w: World;
   afterEach(() => w.t.close());
@@ -173,7 +206,7 @@ describe(`Pix Automático: a weekly plan (${testDialect})`, () => {
     // Issued when billing 1 was paid, 7 days before its due date: inside the window, so sent at once.
     await w.clk.runDue();
     const [cobr] = await cobrs(second.id);
-    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: second.expireAt.slice(0, 10) });
+    expect(cobr).toMatchObject({ status: 'ATIVA', due_date: brasiliaDate(new Date(second.expireAt)) });
     await w.clk.to(addDays(second.expireAt, 7));
     const billings = await byInstallment();
     expect([1, 2, 3].map((n) => billings.get(n)!.status)).toEqual(['Paid', 'Paid', 'Paid']);

@@ -1,5 +1,6 @@
 import { compactVerify, createLocalJWKSet } from 'jose';
 import { afterEach, describe, expect, it } from 'vitest';
+import { brasiliaDate } from '../../src/domain/brasilia.js';
 import { parseBrCode } from '../../src/domain/pix.js';
 import { testDialect } from '../support/database.js';
 import { addDays, R } from './support.js';
@@ -75,7 +76,7 @@ describe(`Pix Automático: plans and authorization (${testDialect})`, () => {
     expect(charge).toMatchObject({ txid: chargeLocation.slice(-32), valor: { original: '49.90' }, status: 'ATIVA' });
     expect(await read(recurrenceLocation)).toEqual({
       idRec: auth.recurrenceId,
-      calendario: { periodicidade: 'MENSAL', dataInicial: auth.expiresAt.slice(0, 10) },
+      calendario: { periodicidade: 'MENSAL', dataInicial: brasiliaDate(new Date(auth.expiresAt)) },
       valor: { valorRec: '49.90' },
       politicaRetentativa: 'PERMITE_3R_7D',
       vinculo: { objeto: 'PIX-1', contrato: 'PIX-1', devedor: { cpf: CPF, nome: 'Maria da Silva' } },

@@ -42,6 +42,7 @@ export interface AutomaticoHost {
   post(suffix: string, body: unknown): Promise<number | string>;
   /** A Pix settled by the stand-in (listed by `GET /pix`). */
   record(pix: { endToEndId: string; txid: string; valor: string; chave: string; horario: string }): void;
+  /** Today as the API Pix counts dates: the America/Sao_Paulo calendar day. */
   today(): string;
   locationHost: string;
 }
@@ -96,7 +97,7 @@ export class AutomaticoStandIn {
       return loc ? send(200, loc) : problem(404, 'PayloadLocationRecNaoEncontrado', 'no such location'), true;
     }
     if (path === '/rec' && method === 'POST') {
-      const wrong = recProblem(body, this.locs, (txid) => this.host.hasActiveCharge(txid), this.recs);
+      const wrong = recProblem(body, this.locs, (txid) => this.host.hasActiveCharge(txid), this.recs, this.host.today());
       if (wrong) return problem(400, 'RecOperacaoInvalida', wrong), true;
       const idRec = `${body.politicaRetentativa === 'NAO_PERMITE' ? 'RN' : 'RR'}${ISPB}${this.host.today().replace(/-/g, '')}${randomBytes(8).toString('hex').slice(0, 11)}`;
       const loc = { ...this.locs.get(body.loc), idRec };
@@ -118,7 +119,7 @@ export class AutomaticoStandIn {
       if (method !== 'PATCH') return false;
       if (!rec) return problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
       if (body?.status !== 'CANCELADA' || unknownFields(body, ['status', 'vinculo', 'loc', 'calendario', 'ativacao']).length) return problem(400, 'RecOperacaoInvalida', 'status may only become CANCELADA'), true;
-      if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') return problem(400, 'RecOperacaoInvalida', `the recurrence is ${rec.status}`), true;
+      if (rec.status !== 'CRIADA' && rec.status !== 'APROVADA') return problem(400, 'RecOperacaoInvalida', 'A recorrência encontra-se expirada, cancelada ou rejeitada.'), true;
       this.end(rec, 'CANCELADA', { cancelamento: { solicitante: 'USUARIO_RECEBEDOR', codigo: 'SLCR', descricao: 'Cancelada pelo usuário recebedor' } });
       void this.host.post('/rec', { recs: [this.notification(rec)] });
       return send(200, this.recView(rec)), true;
@@ -142,7 +143,8 @@ export class AutomaticoStandIn {
       if (!cobr) return problem(404, 'CobRNaoEncontrada', 'no such recurring charge'), true;
       if (body?.status !== 'CANCELADA' || unknownFields(body, ['status']).length) return problem(400, 'CobROperacaoInvalida', 'status may only become CANCELADA'), true;
       if (cobr.status !== 'ATIVA' && cobr.status !== 'CRIADA') return problem(400, 'CobROperacaoInvalida', `the charge is ${cobr.status}`), true;
-      if (this.host.today() >= cobr.body.calendario.dataDeVencimento) return problem(400, 'CobROperacaoInvalida', 'a charge cannot be cancelled from its due date on'), true;
+      // Today and the first tentative's date are Brasília dates (the host's today()).
+      if (this.host.today() >= this.firstAttemptDate(cobr)) return problem(400, 'CobROperacaoInvalida', 'Não é possível cancelar uma cobrança em uma data igual ou maior que a data prevista da primeira tentativa de liquidação.'), true;
       this.move(cobr, 'CANCELADA');
       return send(200, this.cobrView(cobr)), true;
     }
@@ -165,6 +167,11 @@ export class AutomaticoStandIn {
     };
     this.cobrs.set(txid, created);
     return send(201, this.cobrView(created)), true;
+  }
+
+  /** The date of the first settlement tentative (`tentativas[0].dataLiquidacao`: the due date, as `ajusteDiaUtil` false keeps it). */
+  private firstAttemptDate(cobr: StandInCobr): string {
+    return cobr.tentativas[0]?.dataLiquidacao ?? cobr.body.calendario.dataDeVencimento;
   }
 
   private retryProblem(cobr: StandInCobr, date: string): string | null {
@@ -290,7 +297,7 @@ export class AutomaticoStandIn {
 }
 
 /** RecSolicitada (openapi.yaml) for journey 3. */
-function recProblem(body: Json, locs: Map<number, Json>, chargeExists: (txid: string) => boolean, recs: Map<string, StandInRec>): string | null {
+function recProblem(body: Json, locs: Map<number, Json>, chargeExists: (txid: string) => boolean, recs: Map<string, StandInRec>, today: string): string | null {
   const extra = unknownFields(body, ['vinculo', 'calendario', 'valor', 'recebedor', 'politicaRetentativa', 'loc', 'ativacao']);
   if (extra.length) return `unknown fields ${extra.join(', ')}`;
   const v = body?.vinculo;
@@ -301,6 +308,7 @@ function recProblem(body: Json, locs: Map<number, Json>, chargeExists: (txid: st
   if (!(typeof d.cpf === 'string' ? /^\d{11}$/.test(d.cpf) && d.cnpj === undefined : typeof d.cnpj === 'string' && /^[0-9A-Z]{14}$/.test(d.cnpj))) return 'vinculo.devedor needs cpf (11 digits) or cnpj (14)';
   const c = body.calendario;
   if (!DATE.test(c?.dataInicial ?? '')) return 'calendario.dataInicial is required (YYYY-MM-DD)';
+  if (c.dataInicial < today) return 'O campo rec.calendario.dataInicial é anterior à data de criação da recorrência.';
   if (c.dataFinal !== undefined && (!DATE.test(c.dataFinal) || c.dataFinal < c.dataInicial)) return 'calendario.dataFinal must be a date after dataInicial';
   if (!['SEMANAL', 'MENSAL', 'TRIMESTRAL', 'SEMESTRAL', 'ANUAL'].includes(c.periodicidade)) return 'calendario.periodicidade must be SEMANAL, MENSAL, TRIMESTRAL, SEMESTRAL or ANUAL';
   if (body.valor !== undefined && (unknownFields(body.valor, ['valorRec', 'valorMinimoRecebedor']).length || (body.valor.valorRec !== undefined && !VALOR.test(body.valor.valorRec)))) return 'valor.valorRec must match \\d{1,10}\\.\\d{2}';

@@ -44,6 +44,8 @@ export const STANDIN_PIX_KEY = 'a1b2c3d4-0000-4000-8000-standin00001';
 /** The host its locations name (a bank app would read the payloads there; the tests read the codes). */
 const LOCATION_HOST = 'pix.standin.example';
 const BASE = '/api/v2';
+/** en-CA writes YYYY-MM-DD; the zone's rules come from the runtime's time zone data, not from the gateway's code. */
+const SAO_PAULO_DAY = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Sao_Paulo', year: 'numeric', month: '2-digit', day: '2-digit' });
 const VALOR = /^\d{1,10}\.\d{2}$/;
 
 export interface PixStandInOptions {
@@ -119,7 +121,7 @@ export class PixStandIn {
       chargeLocation: (txid) => (this.charges.get(txid)?.kind === 'cob' ? this.charges.get(txid)!.location : undefined),
       post: (suffix, body) => this.post(suffix, body),
       record: (pix) => void this.received.push({ ...pix, chave: STANDIN_PIX_KEY, devolucoes: [] }),
-      today: () => (options.now?.() ?? new Date()).toISOString().slice(0, 10),
+      today: () => this.today(),
       locationHost: options.locationHost ?? LOCATION_HOST,
     });
   }
@@ -143,6 +145,11 @@ export class PixStandIn {
   async stop(): Promise<void> {
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
+  }
+
+  /** Today as the API Pix counts its dates: the calendar day in America/Sao_Paulo, whatever this machine's zone. */
+  today(): string {
+    return SAO_PAULO_DAY.format(this.options.now?.() ?? new Date());
   }
 
   setWebhook(webhook: { url: string; secret: string }): void {
@@ -254,6 +261,7 @@ export class PixStandIn {
       if (kind === 'cob' && !(Number.isInteger(body?.calendario?.expiracao) && body.calendario.expiracao > 0)) return problem(400, 'CobOperacaoInvalida', 'calendario.expiracao must be a positive integer');
       if (kind === 'cobv') {
         if (!/^\d{4}-\d{2}-\d{2}$/.test(body?.calendario?.dataDeVencimento ?? '')) return problem(400, 'CobVOperacaoInvalida', 'calendario.dataDeVencimento is required');
+        if (!this.charges.has(txid) && body.calendario.dataDeVencimento < this.today()) return problem(400, 'CobVOperacaoInvalida', 'O campo cobv.calendario.dataDeVencimento é anterior à data de criação da cobrança.');
         if (!body?.devedor?.nome || !(body.devedor.cpf || body.devedor.cnpj)) return problem(400, 'CobVOperacaoInvalida', 'devedor (cpf or cnpj, and nome) is required');
         const terms = cobvValorProblem(body.valor, body.calendario.dataDeVencimento);
         if (terms) return problem(400, 'CobVOperacaoInvalida', terms);
@@ -269,10 +277,14 @@ export class PixStandIn {
       return send(existing ? 200 : 201, this.chargeView(charge));
     }
     if ((m = /^\/(cob|cobv)\/([^/]+)$/.exec(path)) && req.method === 'PATCH') {
+      // CobOperacaoInvalida / CobVOperacaoInvalida, violations of PATCH: a charge not ATIVA is not
+      // changed (ATIVA is the record's status, whatever its dates), and a removal comes alone.
+      const invalid = m[1] === 'cobv' ? 'CobVOperacaoInvalida' : 'CobOperacaoInvalida';
       const charge = this.charges.get(m[2]);
-      if (!charge) return problem(404, 'CobNaoEncontrado', 'no such charge');
-      if (body?.status !== undefined && body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') return problem(400, 'CobOperacaoInvalida', 'status may only become REMOVIDA_PELO_USUARIO_RECEBEDOR');
-      if (charge.status !== 'ATIVA') return problem(400, 'CobOperacaoInvalida', `the charge is ${charge.status}`);
+      if (!charge) return problem(404, m[1] === 'cobv' ? 'CobVNaoEncontrada' : 'CobNaoEncontrado', 'no such charge');
+      if (body?.status !== undefined && body.status !== 'REMOVIDA_PELO_USUARIO_RECEBEDOR') return problem(400, invalid, 'status may only become REMOVIDA_PELO_USUARIO_RECEBEDOR');
+      if (charge.status !== 'ATIVA') return problem(400, invalid, 'A cobrança não está ATIVA, e a presente requisição busca alterá-la.');
+      if (body?.status && Object.keys(body).length > 1) return problem(400, invalid, 'A cobrança está ATIVA, e a presente requisição propõe alterar seu status para REMOVIDA_PELO_USUARIO_RECEBEDOR juntamente com outras alterações.');
       if (body?.status) charge.status = 'REMOVIDA_PELO_USUARIO_RECEBEDOR';
       charge.revisao++;
       return send(200, this.chargeView(charge));

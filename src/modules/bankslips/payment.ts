@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { BankSlipsTable } from '../../db/schema.js';
+import { brasiliaDate } from '../../domain/brasilia.js';
 import { businessDayAfter, toIsoDate } from '../../domain/calendar.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { BANK_SLIP_VALUE, formatFixed, parseDecimal } from '../../domain/money.js';
@@ -19,6 +20,11 @@ export interface PayOptions {
   paidAt?: string;
   /** Reais; must be the amount due on that day. */
   value?: number;
+  /**
+   * The day the payment counts for; default the UTC day of paidAt. A Pix counts for its
+   * Brasília date, the day its cobv was priced for at the PSP.
+   */
+  paymentDate?: string;
 }
 
 const REFUSALS = {
@@ -51,7 +57,7 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
     const slip = await repo.find(ctx.database.db, id);
     if (!slip) throw notFound('Bank slip');
     assertPayable(slip, paid);
-    const paymentDate = toIsoDate(paid);
+    const paymentDate = options.paymentDate ?? toIsoDate(paid);
     const settlement = settlementOn(BigInt(slip.value), termsOf(slip), paymentDate);
     if (!settlement.ok) throw conflict(REFUSALS[settlement.reason]);
     if (options.value !== undefined) {
@@ -83,8 +89,9 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
  */
 export async function payByPix(ctx: BankSlipDeps, id: string, paidAt: string, amountCents: bigint): Promise<'applied' | 'same_payment'> {
   const slip = await repo.find(ctx.database.db, id);
-  if (slip && slip.status_bill === STATUS.paid && slip.payment_date === toIsoDate(new Date(paidAt)) && BigInt(slip.paid_value ?? -1) === amountCents) return 'same_payment';
-  await payBankSlip(ctx, id, { paidAt, value: Number(formatFixed(amountCents, 2)) });
+  const paymentDate = brasiliaDate(new Date(paidAt));
+  if (slip && slip.status_bill === STATUS.paid && slip.payment_date === paymentDate && BigInt(slip.paid_value ?? -1) === amountCents) return 'same_payment';
+  await payBankSlip(ctx, id, { paidAt, value: Number(formatFixed(amountCents, 2)), paymentDate });
   return 'applied';
 }
 

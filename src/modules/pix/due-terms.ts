@@ -1,4 +1,5 @@
-import { addDays, isIsoDate, startOfDay, toIsoDate } from '../../domain/calendar.js';
+import { brasiliaDate, brasiliaStart } from '../../domain/brasilia.js';
+import { addDays, isIsoDate } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { lastPayableDay, PERCENT_DECIMALS, settlementOn, type EarlyDiscount, type OverdueTerms, type Settlement } from '../../domain/late-payment.js';
 import { formatFixed, parseDecimal, type DecimalSpec } from '../../domain/money.js';
@@ -127,12 +128,13 @@ export function amountDueOn(row: DueTermsColumns, date: string): Settlement {
   return settlementOn(BigInt(row.amount), overdueTermsOf(row), date);
 }
 
-/** The instant after the last day it can be paid: the expiry of a charge with a due date. */
+/** The instant after the last day it can be paid (a Brasília day, as the PSP counts it): the expiry of a charge with a due date. */
 export function dueExpiry(row: Pick<DueTermsColumns, 'due_date' | 'days_after_due'>): Date {
-  return startOfDay(addDays(lastPayableDay(row.due_date, row.days_after_due), 1));
+  return new Date(brasiliaStart(addDays(lastPayableDay(row.due_date, row.days_after_due), 1)));
 }
 
-export const dayOf = (instant: Date | string): string => toIsoDate(typeof instant === 'string' ? new Date(instant) : instant);
+/** The API Pix date of an instant (Brasília): the day a cobv is priced for and paid on. */
+export const dayOf = (instant: Date | string): string => brasiliaDate(typeof instant === 'string' ? new Date(instant) : instant);
 
 /** A stored percent (10^4) as the API shows it: 2.5 for 25000. */
 export const percentNumber = (stored: number | string | bigint): number => Number(formatFixed(BigInt(stored), PERCENT_DECIMALS));

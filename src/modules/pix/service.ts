@@ -21,17 +21,20 @@ import { signedLocationPayload, type LocationSigner } from './location-payload.j
 import type { LocationQuery } from './location-query.js';
 import { DueCharges, type DueChargeOwner, type NewDueCharge } from './due-charges.js';
 import { amountDueOn, dayOf, dueExpiry, dueTermsOf, dueColumnsOf, providerDueCharge, type DueChargeFields, type DueTermsColumns } from './due-terms.js';
-import { toIsoDate } from '../../domain/calendar.js';
+import { brasiliaDate } from '../../domain/brasilia.js';
 import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
 import { PixRecurrences } from './automatico/recurrences.js';
 import { pixRefundsRepository } from './refund-repository.js';
 import { refundableOf } from '../../domain/pix-refunds.js';
+import { cobvRemoveRule } from '../../domain/pix-cancel.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 export const EXPIRE_JOB = 'pix.expire';
 export const RECONCILE_JOB = 'pix.reconcile';
+/** A slip's Pix code's status (`pix_due_charges.status`) as the API Pix names its cobv's. */
+const COBV_STATUS = { Pending: 'ATIVA', Paid: 'CONCLUIDA', Removed: 'REMOVIDA_PELO_USUARIO_RECEBEDOR' } as const;
 
 export type PixChargeRow = Selectable<PixChargesTable>;
 
@@ -88,14 +91,15 @@ export class PixService {
   }
 
   /**
-   * A slip's Pix code withdrawn (its slip was cancelled): removed at the PSP (`PATCH /cobv`),
-   * then marked Removed. A PSP that refuses (the code was paid or removed meanwhile) ends it
-   * too: a payment that arrives is refused by the slip and kept unapplied. A PSP that does not
-   * answer throws, for the caller's job to retry.
+   * A slip's Pix code withdrawn (its slip was cancelled): removed at the PSP (`PATCH /cobv`)
+   * while the API Pix allows it (the cobv ATIVA: neither paid nor removed; nothing is sent
+   * otherwise), then marked Removed. A PSP that refuses (the code was paid or removed meanwhile)
+   * ends it too: a payment that arrives is refused by the slip and kept unapplied. A PSP that
+   * does not answer throws, for the caller's job to retry.
    */
   async removeDueCharge(sourceId: string): Promise<void> {
     const due = await this.database.db.selectFrom('pix_due_charges').select(['txid', 'status']).where('source_id', '=', sourceId).executeTakeFirst();
-    if (!due || due.status !== 'Pending') return;
+    if (!due || !cobvRemoveRule({ status: COBV_STATUS[due.status] }).ok) return;
     try {
       await this.provider.removeDueCharge(due.txid);
     } catch (error) {
@@ -135,7 +139,7 @@ export class PixService {
     const id = randomUUID();
     const txid = id.replace(/-/g, ''); // 32 of [0-9a-f]: an API-Pix cob txid (26..35 alphanumerics)
     const now = this.clock.now();
-    const due = dueTermsOf(body, toIsoDate(now));
+    const due = dueTermsOf(body, brasiliaDate(now));
     const expiresAt = due ? dueExpiry(due) : new Date(now.getTime() + (body.expiresIn ?? 3600) * 1000);
     // The receiver's name for the code, read before the transaction (the merchants service reads through its own connection).
     const merchant = await this.merchants.get(payer.merchantId);
@@ -317,6 +321,6 @@ export class PixService {
 /** What a charge with a due date asks on `now`'s day; 409 when it cannot be paid that day. */
 function dueToday(row: DueTermsColumns, now: Date): bigint {
   const due = amountDueOn(row, dayOf(now));
-  if (!due.ok) throw conflict(`This charge could be paid up to ${toIsoDate(new Date(dueExpiry(row).getTime() - 1))}.`);
+  if (!due.ok) throw conflict(`This charge could be paid up to ${brasiliaDate(new Date(dueExpiry(row).getTime() - 1))}.`);
   return due.total;
 }

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { addDays, toIsoDate } from '../../domain/calendar.js';
+import { brasiliaDate } from '../../domain/brasilia.js';
+import { addDays } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { periodicityOf } from '../../domain/pix-automatico.js';
 import { ApiError, conflict, type ErrorItem } from '../../http/errors.js';
@@ -59,7 +60,7 @@ export class PixSubscriptions {
     const firstDue = new Date(now.getTime() + plan.trial_days * DAY_MS);
     const expiresAt = new Date(Math.max(firstDue.getTime(), now.getTime() + MIN_CODE_VALIDITY_MS));
     const subscriptionId = randomUUID();
-    const finalDate = plan.installments === null ? null : addDays(toIsoDate(firstDue), (plan.installments - 1) * plan.interval_days);
+    const finalDate = plan.installments === null ? null : addDays(brasiliaDate(firstDue), (plan.installments - 1) * plan.interval_days);
     const prepared = await this.port().prepare({
       subscriptionId, merchantId: principal.merchantId, accountNumber: principal.accountNumber, amountCents: chargeCents(BigInt(plan.amount)),
       periodicity, firstDue, finalDate, expiresAt, payer: { document, name: body.payer!.name.trim() }, contract: body.orderNumber, object: plan.name,

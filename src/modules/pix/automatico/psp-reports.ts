@@ -1,5 +1,5 @@
 import type { Executor } from '../../../db/connection.js';
-import { toIsoDate } from '../../../domain/calendar.js';
+import { brasiliaDate } from '../../../domain/brasilia.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
 import { PixProviderRefused, type ProviderRecurrenceState, type ProviderRecurringChargeState } from '../../../pix-provider/types.js';
 import type { ReceiptSource } from '../receipts.js';
@@ -91,7 +91,7 @@ export class PspRecurrenceReports {
       const state = await refusedAsNull(() => this.deps.provider.readRecurrence(recurrence_id));
       if (state && (await this.recurrence({ ...state, recurrenceId: recurrence_id }))) counts.recurrences++;
     }
-    const today = toIsoDate(this.deps.clock.now());
+    const today = brasiliaDate(this.deps.clock.now());
     const charges = await db.selectFrom('pix_recurring_charges').select('txid').where('status', '=', 'ATIVA').where('due_date', '<=', today).where('txid', '>', this.cursor.charge).orderBy('txid').limit(batch).execute();
     this.cursor.charge = charges.length === batch ? charges[charges.length - 1].txid : '';
     for (const { txid } of charges) {

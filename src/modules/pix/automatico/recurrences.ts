@@ -1,8 +1,9 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { Executor } from '../../../db/connection.js';
-import { toIsoDate } from '../../../domain/calendar.js';
+import { brasiliaDate } from '../../../domain/brasilia.js';
 import { buildBrCode } from '../../../domain/pix.js';
 import { recurrenceIdOf, RETRY_POLICY } from '../../../domain/pix-automatico.js';
+import { cobrCancelRule, recCancelRule } from '../../../domain/pix-cancel.js';
 import { ApiError, notFound } from '../../../http/errors.js';
 import type { JobDefinition } from '../../../jobs/registry.js';
 import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
@@ -110,7 +111,7 @@ export class PixRecurrences {
     const chargeId = randomUUID();
     const txid = chargeId.replace(/-/g, '');
     const locationId = randomUUID().replace(/-/g, '');
-    const firstDate = toIsoDate(input.firstDue);
+    const firstDate = brasiliaDate(input.firstDue);
     const expiresInSeconds = Math.max(1, Math.round((input.expiresAt.getTime() - now.getTime()) / 1000));
     const merchant = await this.deps.merchants.get(input.merchantId);
     const { recurrenceId, location, chargeLocation } = await this.call(() =>
@@ -168,7 +169,7 @@ export class PixRecurrences {
     if (!rec || rec.status !== 'APROVADA') return 'stopped';
     if (await recurrencesRepository.chargeOfBilling(db, input.billingId)) return 'sent';
     const txid = input.billingId.replace(/-/g, '');
-    const dueDate = toIsoDate(input.dueAt);
+    const dueDate = brasiliaDate(input.dueAt);
     await this.deps.provider.sendRecurringCharge({ txid, recurrenceId: rec.recurrence_id, amountCents: input.amountCents, dueDate, payer: { document: rec.payer_document, name: rec.payer_name }, description: input.description });
     const at = this.deps.clock.now().toISOString();
     const chargeId = randomUUID();
@@ -192,7 +193,7 @@ export class PixRecurrences {
     const db = this.deps.database.db;
     const charge = await recurrencesRepository.chargeOfBilling(db, billingId);
     if (!charge || charge.status !== 'ATIVA') return;
-    const date = toIsoDate(at);
+    const date = brasiliaDate(at);
     const tentatives = JSON.parse(charge.attempts) as { date: string }[];
     // Asked already (the job ran twice): nothing to do.
     if (tentatives.length > charge.retries) return;
@@ -205,23 +206,31 @@ export class PixRecurrences {
 
   /**
    * The merchant cancels one cycle: its cobr, when sent and not settled yet, is cancelled at the
-   * PSP (`PATCH /cobr/{txid}`), which refuses from its due date on (409 then: its outcome decides).
+   * PSP (`PATCH /cobr/{txid}`) while the API Pix allows it, before the Brasília date of its first
+   * settlement attempt; from that date on it is 409 naming `expireAt` (the billing's due date)
+   * and nothing is sent. A refusal the PSP still answers is 409 with its reason, nothing changed.
    */
   async cancelCharge(billingId: string): Promise<void> {
     const db = this.deps.database.db;
     const charge = await recurrencesRepository.chargeOfBilling(db, billingId);
     if (!charge || charge.status !== 'ATIVA') return;
-    if (this.deps.clock.now().toISOString() >= charge.due_at) throw new ApiError(409, 'conflict', "The cycle's Pix charge is being settled by the payer's bank: its outcome decides.");
-    await this.call(() => this.deps.provider.cancelRecurringCharge(charge.txid));
+    const rule = cobrCancelRule({ status: charge.status, firstAttemptDate: charge.due_date }, brasiliaDate(this.deps.clock.now()));
+    if (!rule.ok) throw new ApiError(409, 'expireAt', rule.reason);
+    await this.call(() => this.deps.provider.cancelRecurringCharge(charge.txid), 409);
     await recurrencesRepository.updateCharge(db, charge, { status: 'CANCELADA', updated_at: this.deps.clock.now().toISOString() });
   }
 
-  /** The merchant ends the recurrence at the PSP (`PATCH /rec/{idRec}`); nothing to do once it ended. */
+  /**
+   * The merchant ends the recurrence at the PSP (`PATCH /rec/{idRec}`). One that has ended
+   * (expired, refused, cancelled) is not sent: the API Pix refuses it and there is nothing left
+   * to end. A refusal the PSP still answers (it knows an end we were not told yet) is 409 with
+   * its reason, nothing changed here; the PSP's report of that end closes it.
+   */
   async cancelByMerchant(subscriptionId: string): Promise<void> {
     const db = this.deps.database.db;
     const rec = await recurrencesRepository.ofSubscription(db, subscriptionId);
-    if (!rec || !['CRIADA', 'APROVADA'].includes(rec.status)) return;
-    await this.call(() => this.deps.provider.cancelRecurrence(rec.recurrence_id));
+    if (!rec || !recCancelRule(rec).ok) return;
+    await this.call(() => this.deps.provider.cancelRecurrence(rec.recurrence_id), 409);
     await db.transaction().execute(async (trx) => {
       await this.close(trx, rec, { status: 'CANCELADA', reason: 'Cancelled by the merchant.', by: 'merchant' });
     });
@@ -258,12 +267,16 @@ export class PixRecurrences {
     ];
   }
 
-  /** A PSP's refusal is 502 with its reason, its silence 503: nothing was recorded. */
-  private async call<T>(fn: () => Promise<T>): Promise<T> {
+  /**
+   * A PSP's refusal is `refused` (502 for what the gateway asked on its own; 409 for a cancel
+   * of the merchant's, a state conflict the PSP saw) with its reason, its silence 503: nothing
+   * was recorded.
+   */
+  private async call<T>(fn: () => Promise<T>, refused: 409 | 502 = 502): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof PixProviderRefused) throw new ApiError(502, 'pix_provider_refused', error.message);
+      if (error instanceof PixProviderRefused) throw new ApiError(refused, 'pix_provider_refused', error.message);
       throw new ApiError(503, 'pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
     }
   }
