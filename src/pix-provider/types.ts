@@ -102,7 +102,8 @@ export interface ProviderRecurringChargeState {
 
 /**
  * One page of a list the PSP keeps (`GET /rec`, `GET /cobr`), read by the items' creation
- * instant: `pages` is how many the window holds (at least 1).
+ * instant: `pages` is how many the window holds (at least 1; the connector ends it at a page
+ * that came empty).
  */
 export interface ProviderPage<T> {
   items: T[];

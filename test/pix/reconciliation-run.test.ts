@@ -30,7 +30,8 @@ describe(`Pix reconciliation run (${testDialect})`, () => {
     } as unknown as PixProvider;
     const open = new Date(clock.now().getTime() - 86_400_000).toISOString();
     const reports = {
-      oldestOpen: async () => ({ recurrence: open, charge: open }),
+      oldestOpenRecurrence: async () => open,
+      oldestOpenCharge: async () => open,
       applyRecurrences: async () => 0,
       applyCharges: async (items: { txid: string }[]) => (calls.applied.push(...items.map((i) => i.txid)), items.length),
     } as unknown as PspRecurrenceReports;
@@ -53,12 +54,12 @@ describe(`Pix reconciliation run (${testDialect})`, () => {
     expect(await cursor('rec')).toBeUndefined();
   });
 
-  it('reads the pages the PSP announces, and stops at an empty one whatever the count', async () => {
+  it('reads the pages the PSP announces, each once', async () => {
     const { calls, run } = setup({
       rec: async () => ({ items: [], pages: 1 }),
-      cobr: async (page) => ({ items: page < 2 ? [charge(`T${page}`)] : [], pages: 1000 }),
+      cobr: async (page) => ({ items: [charge(`T${page}`)], pages: 3 }),
     });
-    expect(await run.run()).toMatchObject({ recurrences: 0, charges: 2 });
+    expect(await run.run()).toMatchObject({ recurrences: 0, charges: 3 });
     expect(calls).toMatchObject({ rec: [0], cobr: [0, 1, 2] });
   });
 });

@@ -69,8 +69,8 @@ export class PixReconciliation {
     // Pix first: a journey-3 charge's payment is in it, its authorization in `GET /rec`.
     const pix = await attempt(() => this.readPix(now), { applied: 0, duplicates: 0, unmatched: 0 });
     // Recurrences before charges: a recurrence that ended takes its open charges with it.
-    const recurrences = await attempt(async () => this.walk('rec', (await reports.oldestOpen()).recurrence, now, (w, p) => provider.listRecurrences(w, p), (items) => reports.applyRecurrences(items)), 0);
-    const charges = await attempt(async () => this.walk('cobr', (await reports.oldestOpen()).charge, now, (w, p) => provider.listRecurringCharges(w, p), (items) => reports.applyCharges(items)), 0);
+    const recurrences = await attempt(async () => this.walk('rec', await reports.oldestOpenRecurrence(), now, (w, p) => provider.listRecurrences(w, p), (items) => reports.applyRecurrences(items)), 0);
+    const charges = await attempt(async () => this.walk('cobr', await reports.oldestOpenCharge(), now, (w, p) => provider.listRecurringCharges(w, p), (items) => reports.applyCharges(items)), 0);
     if (failures.length > 0) throw failures[0];
     return { pix, recurrences, charges };
   }
@@ -90,11 +90,10 @@ export class PixReconciliation {
     let applied = 0;
     if (oldestOpen) {
       const window = { from: new Date(Math.min(Date.parse(oldestOpen) - RECONCILE_OVERLAP_MS, now.getTime())), to: now };
-      for (let page = 0; ; page++) {
+      for (let page = 0, pages = 1; page < pages; page++) {
         const answer = await read(window, page);
         applied += await apply(answer.items);
-        // An empty page ends the list whatever count the PSP announced.
-        if (page + 1 >= answer.pages || answer.items.length === 0) break;
+        pages = answer.pages;
       }
     }
     await reconcileCursors.advance(this.deps.database.db, list, now.toISOString(), this.deps.clock.now().toISOString());

@@ -59,18 +59,21 @@ export class BcbPixProvider implements PixProvider {
         const receipt = receiptOf(item);
         if (receipt) receipts.push(receipt);
       }
-      if (page + 1 >= pagesOf(answer) || (answer.pix ?? []).length === 0) return receipts;
+      if (page + 1 >= pagesOf(answer, page, (answer.pix ?? []).length)) return receipts;
     }
   }
 
+  /** Items the gateway cannot read (another status, a malformed idRec) are left out; the pages still count them. */
   async listRecurrences(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurrenceState & { recurrenceId: string }>> {
     const answer = checked(await this.http.call('GET', `/rec?${listQuery(window, page)}`), 'rec list');
-    return { items: listed(answer, 'recs').map(recurrenceStateOf).filter((s) => s !== null), pages: pagesOf(answer) };
+    const items = listed(answer, 'recs');
+    return { items: items.map(recurrenceStateOf).filter((s) => s !== null), pages: pagesOf(answer, page, items.length) };
   }
 
   async listRecurringCharges(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurringChargeState & { txid: string }>> {
     const answer = checked(await this.http.call('GET', `/cobr?${listQuery(window, page)}`), 'cobr list');
-    return { items: listed(answer, 'cobsr').map(recurringChargeStateOf).filter((s) => s !== null), pages: pagesOf(answer) };
+    const items = listed(answer, 'cobsr');
+    return { items: items.map(recurringChargeStateOf).filter((s) => s !== null), pages: pagesOf(answer, page, items.length) };
   }
 
   /**
@@ -152,8 +155,12 @@ function listQuery(window: ProviderWindow, page: number): URLSearchParams {
   return new URLSearchParams({ inicio: window.from.toISOString(), fim: window.to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(PAGE_SIZE) });
 }
 
-/** `parametros.paginacao.quantidadeDePaginas`: 1 when the PSP leaves it out. */
-function pagesOf(answer: { parametros?: unknown }): number {
+/**
+ * `parametros.paginacao.quantidadeDePaginas` (1 when the PSP leaves it out), ending at `page`
+ * when that page came empty: a count the items do not bear out is not followed.
+ */
+function pagesOf(answer: { parametros?: unknown }, page: number, items: number): number {
+  if (items === 0) return page + 1;
   const pages = (answer.parametros as { paginacao?: { quantidadeDePaginas?: unknown } } | undefined)?.paginacao?.quantidadeDePaginas;
   return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : 1;
 }

@@ -102,10 +102,14 @@ export class PspRecurrenceReports {
     return applied;
   }
 
-  /** When the oldest recurrence and the oldest cycle charge still open here were created (undefined: none open). */
-  async oldestOpen(): Promise<{ recurrence?: string; charge?: string }> {
-    const db = this.deps.database.db;
-    return { recurrence: await recurrencesRepository.oldestOpen(db), charge: await recurrencesRepository.oldestOpenCharge(db) };
+  /** When the oldest recurrence still open here was created (undefined: none is): where the `GET /rec` window starts. */
+  oldestOpenRecurrence(): Promise<string | undefined> {
+    return recurrencesRepository.oldestOpen(this.deps.database.db);
+  }
+
+  /** When the oldest cycle charge still open here was created: where the `GET /cobr` window starts. */
+  oldestOpenCharge(): Promise<string | undefined> {
+    return recurrencesRepository.oldestOpenCharge(this.deps.database.db);
   }
 }
 
