@@ -55,6 +55,7 @@ const OWNER: Record<string, string> = {
   pix_due_charges: 'modules/pix',
   pix_recurrences: 'modules/pix',
   pix_recurring_charges: 'modules/pix',
+  pix_reconcile_cursors: 'modules/pix',
   plans: 'modules/recurrence',
   subscriptions: 'modules/recurrence',
   billings: 'modules/recurrence',

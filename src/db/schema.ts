@@ -347,6 +347,14 @@ export interface PixRecurringChargesTable {
   updated_at: string;
 }
 
+/** Where the reconciliation of one PSP list (pix, rec, cobr) has read to. */
+export interface PixReconcileCursorsTable {
+  list: string;
+  /** The end of the last window read through its last page (ISO). */
+  read_until: string;
+  updated_at: string;
+}
+
 export interface BillingsTable {
   billing_id: string;
   merchant_id: string;
@@ -673,6 +681,7 @@ export interface DB {
   pix_charges: PixChargesTable;
   pix_recurrences: PixRecurrencesTable;
   pix_recurring_charges: PixRecurringChargesTable;
+  pix_reconcile_cursors: PixReconcileCursorsTable;
   pix_payments: PixPaymentsTable;
   pix_refunds: PixRefundsTable;
   pix_due_charges: PixDueChargesTable;

@@ -30,7 +30,7 @@ export interface PixConfig {
   webhookSecret: string | undefined;
   /** PIX_WEBHOOK_ALLOWED_IPS: addresses/CIDRs the PSP calls from (the mTLS usually ends at the operator's proxy). */
   webhookAllowedIps: string[];
-  /** PIX_RECONCILE_INTERVAL_SECONDS / PIX_RECONCILE_WINDOW_SECONDS: how often `GET /pix` is read, and how far back. */
+  /** PIX_RECONCILE_INTERVAL_SECONDS / PIX_RECONCILE_WINDOW_SECONDS: how often the PSP's lists are read, and how far back `GET /pix` reads at least (src/modules/pix/reconciliation.ts). */
   reconcileIntervalSeconds: number;
   reconcileWindowSeconds: number;
   timeoutMs: number;

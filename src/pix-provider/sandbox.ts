@@ -1,5 +1,5 @@
 import { sandboxLocation, sandboxRecurrenceLocation } from './config.js';
-import type { NewProviderCharge, NewProviderDueCharge, NewProviderRecurrence, PixProvider, PixReceipt, ProviderRecurrenceState, ProviderRecurringChargeState, RefundOutcome } from './types.js';
+import type { NewProviderCharge, NewProviderDueCharge, NewProviderRecurrence, PixProvider, PixReceipt, ProviderPage, ProviderRecurrenceState, ProviderRecurringChargeState, RefundOutcome } from './types.js';
 
 /**
  * PIX_PROVIDER=sandbox: the gateway plays the PSP. Its locations point at the gateway itself
@@ -56,12 +56,12 @@ export class SandboxPixProvider implements PixProvider {
   async cancelRecurrence(): Promise<void> {}
 
   /** The sandbox's recurrences live in the gateway's own tables: nothing to reconcile with. */
-  async readRecurrence(): Promise<ProviderRecurrenceState | null> {
-    return null;
+  async listRecurrences(): Promise<ProviderPage<ProviderRecurrenceState & { recurrenceId: string }>> {
+    return { items: [], pages: 1 };
   }
 
-  async readRecurringCharge(): Promise<ProviderRecurringChargeState | null> {
-    return null;
+  async listRecurringCharges(): Promise<ProviderPage<ProviderRecurringChargeState & { txid: string }>> {
+    return { items: [], pages: 1 };
   }
 
   close(): void {}

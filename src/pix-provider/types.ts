@@ -85,7 +85,7 @@ export interface NewProviderRecurringCharge {
   description?: string;
 }
 
-/** What `GET /rec/{idRec}` and `GET /cobr/{txid}` tell, for reconciliation. */
+/** What the PSP tells of a recurrence and a cycle's charge (`GET /rec`, `GET /cobr`, their webhooks). */
 export interface ProviderRecurrenceState {
   status: 'CRIADA' | 'APROVADA' | 'REJEITADA' | 'EXPIRADA' | 'CANCELADA';
   /** Who cancelled it, when CANCELADA. */
@@ -98,6 +98,22 @@ export interface ProviderRecurringChargeState {
   attempts: { date: string; status: string; endToEndId?: string; code?: string; reason?: string }[];
   /** The Pix that paid it, when the PSP tells it. */
   paid?: { endToEndId: string; amountCents: bigint; paidAt: string };
+}
+
+/**
+ * One page of a list the PSP keeps (`GET /rec`, `GET /cobr`), read by the items' creation
+ * instant: `pages` is how many the window holds (at least 1; the connector ends it at a page
+ * that came empty).
+ */
+export interface ProviderPage<T> {
+  items: T[];
+  pages: number;
+}
+
+/** A window of creation instants, both ends included (the API Pix's `inicio` and `fim`). */
+export interface ProviderWindow {
+  from: Date;
+  to: Date;
 }
 
 export class PixProviderUnavailable extends Error {}
@@ -128,9 +144,9 @@ export interface PixProvider {
   cancelRecurringCharge(txid: string): Promise<void>;
   /** `PATCH /rec/{idRec}` status CANCELADA: the merchant ends the recurrence. */
   cancelRecurrence(recurrenceId: string): Promise<void>;
-  /** `GET /rec/{idRec}` (null: unknown to the PSP). */
-  readRecurrence(recurrenceId: string): Promise<ProviderRecurrenceState | null>;
-  /** `GET /cobr/{txid}` (null: unknown to the PSP). */
-  readRecurringCharge(txid: string): Promise<ProviderRecurringChargeState | null>;
+  /** `GET /rec?inicio=&fim=` page `page` (from 0): the recurrences created in the window. */
+  listRecurrences(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurrenceState & { recurrenceId: string }>>;
+  /** `GET /cobr?inicio=&fim=` page `page` (from 0): the cycle charges created in the window. */
+  listRecurringCharges(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurringChargeState & { txid: string }>>;
   close(): void;
 }

@@ -12,7 +12,8 @@ import { addDays, clock, R, recurrence } from './support.js';
  * recurrence (`/cob`, `/locrec`, `/rec`), each cycle's `/cobr` in its window, the payer's answers
  * and the settlements told by `/webhookrec` and `/webhookcobr`, the retries asked by
  * `/cobr/{txid}/retentativa/{data}`, the merchant's cancel by `PATCH /rec`, and the
- * reconciliation reading `GET /rec` and `GET /cobr` when a webhook was lost.
+ * reconciliation reading the `GET /rec` and `GET /cobr` lists when a webhook was lost
+ * (./pix-automatico-reconcile.test.ts: pages, windows, cursor).
  */
 describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
   let g: PspGateway;
@@ -125,7 +126,7 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect(await s.pix.receivablesOf(cobr.charge_id)).toHaveLength(1);
     expect((await cobrs(second.id))[0].status).toBe('CONCLUIDA');
     // The reconciliation reading it again, and the Pix listed by GET /pix, pay nothing twice.
-    await g.t.ctx.pix.recurrences.reports.reconcile();
+    await g.t.ctx.pix.runReconciliation();
     const e2e = g.psp.automatico.cobrs.get(cobr.txid)!.pix[0].endToEndId;
     const listed = g.psp.received.find((p) => p.endToEndId === e2e)!;
     expect(await g.t.ctx.pix.receive([{ endToEndId: e2e, txid: cobr.txid, amountCents: 4990n, paidAt: listed.horario }], 'reconciliation')).toEqual({ applied: 0, duplicates: 1, unmatched: 0 });
@@ -188,52 +189,33 @@ describe(`Pix Automático with PIX_PROVIDER=bcb (${testDialect})`, () => {
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('Active');
   });
 
-  it('a lost /webhookcobr is recovered by the reconciliation job (GET /cobr), once', async () => {
+  it('a lost /webhookcobr is recovered by the reconciliation job (the GET /cobr list), once', async () => {
     const s = await active('BCB-4');
     const second = s.billings.get(2)!;
     const cobr = await sent(s, second);
     await s.clk.to(second.expireAt);
     await g.psp.automatico.settle(cobr.txid, 'paid', { webhook: 'lose' });
     expect((await s.api.billing(second.id)).status).toBe('Opened');
-    const reads = requests('GET', `/cobr/${cobr.txid}`).length;
+    const reads = g.psp.calls('GET', '/cobr');
     // The job runs daily here (PIX_RECONCILE_INTERVAL_SECONDS=86400).
     await s.clk.days(1);
-    expect(requests('GET', `/cobr/${cobr.txid}`).length).toBeGreaterThan(reads);
+    expect(g.psp.calls('GET', '/cobr')).toBeGreaterThan(reads);
+    expect(requests('GET', `/cobr/${cobr.txid}`)).toEqual([]);
     const paid = await s.api.billing(second.id);
     expect(paid.status).toBe('Paid');
     expect(await s.pix.receivablesOf(cobr.charge_id)).toHaveLength(1);
     expect(await g.t.ctx.database.db.selectFrom('pix_payments').select(['source', 'outcome']).where('txid', '=', cobr.txid).execute()).toEqual([{ source: 'reconciliation', outcome: 'applied' }]);
   });
 
-  it('a lost /webhookrec (the authorization) is recovered by the reconciliation (GET /rec)', async () => {
+  it('a lost /webhookrec (the authorization) is recovered by the reconciliation (the GET /rec list)', async () => {
     const s = await setup('BCB-5');
     await g.psp.automatico.authorize(s.recurrenceId, { webhook: 'lose' });
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('PendingAuthorization');
-    // Another recurrence the PSP refuses to read (403) does not hold this one up.
     const other = await setup('BCB-5b');
-    g.psp.automatico.forbidden.add(other.recurrenceId);
-    expect(await g.t.ctx.pix.recurrences.reports.reconcile()).toMatchObject({ recurrences: 1 });
+    expect(await g.t.ctx.pix.runReconciliation()).toMatchObject({ recurrences: 1 });
     expect((await s.pix.subscription(s.subscriptionId)).status).toBe('Active');
     expect((await other.pix.subscription(other.subscriptionId)).status).toBe('PendingAuthorization');
-  });
-
-  it('a run reads a batch of open recurrences and the next goes on from there, so every one is read in turn', async () => {
-    const a = await setup('BCB-11a');
-    const b = await setup('BCB-11b');
-    await g.psp.automatico.authorize(a.recurrenceId, { webhook: 'lose' });
-    await g.psp.automatico.authorize(b.recurrenceId, { webhook: 'lose' });
-    const open = await g.t.ctx.database.db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).execute();
-    const read = new Set<string>();
-    for (let run = 0; run < open.length + 1; run++) {
-      const before = requests('GET', '/rec/').length;
-      await g.t.ctx.pix.recurrences.reports.reconcile(1);
-      const reads = requests('GET', '/rec/').slice(before);
-      expect(reads.length).toBeLessThanOrEqual(1);
-      for (const r of reads) read.add(r.path.slice(5));
-    }
-    expect([...read].sort()).toEqual(open.map((r) => r.recurrence_id).sort());
-    expect((await a.pix.subscription(a.subscriptionId)).status).toBe('Active');
-    expect((await b.pix.subscription(b.subscriptionId)).status).toBe('Active');
+    expect(requests('GET', '/rec/')).toEqual([]);
   });
 
   it('the payer cancels in their bank app (webhookrec CANCELADA) -> Canceled, its open billing Canceled, no further cobr', async () => {

@@ -1,7 +1,8 @@
 /**
  * The Pix Automático side of the stand-in PSP (./pix-psp.ts), written from the API Pix's
  * openapi.yaml: `POST /locrec`, `GET /locrec/{id}`, `POST /rec` (RecSolicitada, whose `loc` must
- * be a free locrec), `GET /rec/{idRec}` (with `?txid=` of its journey-3 charge: `dadosQR`, the
+ * be a free locrec), `GET /rec` and `GET /cobr` (lists by creation window, filters and pages:
+ * ./pix-psp-lists.ts), `GET /rec/{idRec}` (with `?txid=` of its journey-3 charge: `dadosQR`, the
  * composite code with both locations), `PATCH /rec/{idRec}`,
  * `PUT`/`GET`/`PATCH /cobr/{txid}` (CobRSolicitada), `POST /cobr/{txid}/retentativa/{data}`, and
  * the webhook calls `POST <webhookUrl>/rec` (`{recs}`) and `<webhookUrl>/cobr` (`{cobsr}`).
@@ -15,6 +16,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { compositeCode, readCompositeCode } from './pix-composite-code.js';
+import { listPage, readListQuery, type ListFilters } from './pix-psp-lists.js';
 
 const VALOR = /^\d{1,10}\.\d{2}$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
@@ -44,7 +46,11 @@ export interface AutomaticoHost {
   record(pix: { endToEndId: string; txid: string; valor: string; chave: string; horario: string }): void;
   /** Today as the API Pix counts dates: the America/Sao_Paulo calendar day. */
   today(): string;
+  /** Its clock: every instant it stamps (creation and changes, which its lists select by). */
+  now(): Date;
   locationHost: string;
+  /** The most items a list page holds. */
+  pageSize: number;
 }
 
 export interface StandInRec {
@@ -75,8 +81,6 @@ export class AutomaticoStandIn {
   readonly locs = new Map<number, Json>();
   readonly recs = new Map<string, StandInRec>();
   readonly cobrs = new Map<string, StandInCobr>();
-  /** idRecs and txids whose reads answer 403 (AcessoNegado), as a PSP does for what the client may not see. */
-  readonly forbidden = new Set<string>();
   private nextLoc = 100;
 
   constructor(private readonly host: AutomaticoHost) {}
@@ -84,7 +88,8 @@ export class AutomaticoStandIn {
   /** Handles the Pix Automático paths; false for any other. */
   handle(method: string, path: string, body: any, send: Send, problem: Problem, query = new URLSearchParams()): boolean {
     let m: RegExpExecArray | null;
-    const now = new Date().toISOString();
+    const now = this.host.now().toISOString();
+    if (method === 'GET' && (path === '/rec' || path === '/cobr')) return this.list(path, query, send, problem), true;
     if (path === '/locrec' && method === 'POST') {
       if (body?.tipo !== 'rec' || unknownFields(body, ['tipo']).length) return void problem(400, 'PayloadLocationRecOperacaoInvalida', 'the body is {tipo: "rec"}'), true;
       const id = this.nextLoc++;
@@ -108,7 +113,6 @@ export class AutomaticoStandIn {
     }
     if ((m = /^\/rec\/([^/?]+)$/.exec(path))) {
       const rec = this.recs.get(m[1]);
-      if (method === 'GET' && this.forbidden.has(m[1])) return problem(403, 'AcessoNegado', 'not allowed'), true;
       if (method === 'GET' && !rec) return problem(404, 'RecNaoEncontrado', 'no such recurrence'), true;
       if (method === 'GET') {
         const txid = query.get('txid');
@@ -159,7 +163,7 @@ export class AutomaticoStandIn {
     const ahead = daysBetween(this.host.today(), body.calendario.dataDeVencimento);
     if (ahead < 2 || ahead > 10) return problem(400, 'CobROperacaoInvalida', `dataDeVencimento must be 2 to 10 days ahead, it is ${ahead}`), true;
     if (cobr) return send(cobr.body.idRec === body.idRec ? 200 : 400, this.cobrView(cobr)), true;
-    const now = new Date().toISOString();
+    const now = this.host.now().toISOString();
     const created: StandInCobr = {
       body, txid, status: 'ATIVA', criacao: this.host.today(), pix: [],
       atualizacao: [{ status: 'CRIADA', data: now }, { status: 'ATIVA', data: now }],
@@ -172,6 +176,26 @@ export class AutomaticoStandIn {
   /** The date of the first settlement tentative (`tentativas[0].dataLiquidacao`: the due date, as `ajusteDiaUtil` false keeps it). */
   private firstAttemptDate(cobr: StandInCobr): string {
     return cobr.tentativas[0]?.dataLiquidacao ?? cobr.body.calendario.dataDeVencimento;
+  }
+
+  /** `GET /rec` (RecsConsultadas) and `GET /cobr` (CobsRConsultadas): by creation instant (the first `atualizacao`), filtered, paged. */
+  private list(path: '/rec' | '/cobr', query: URLSearchParams, send: Send, problem: Problem): void {
+    const rec = path === '/rec';
+    const read = readListQuery(query, rec ? REC_FILTERS : COBR_FILTERS);
+    if ('violation' in read) return problem(400, rec ? 'RecConsultaInvalida' : 'CobRConsultaInvalida', read.violation);
+    const f = read.filters;
+    const devedor = (item: Json | undefined) => item?.vinculo?.devedor ?? item?.devedor ?? {};
+    if (rec) {
+      const recs = [...this.recs.values()].filter((r) => (!f.status || r.status === f.status) && (!f.cpf || devedor(r.body).cpf === f.cpf) && (!f.cnpj || devedor(r.body).cnpj === f.cnpj) && (!f.locationPresente || String(Boolean(r.loc)) === f.locationPresente) && !f.convenio);
+      const { parametros, items } = listPage(read, recs, (r) => r.atualizacao[0].data, (r) => r.idRec, this.host.pageSize);
+      return send(200, { parametros, recs: items.map((r) => this.recView(r)) });
+    }
+    const cobrs = [...this.cobrs.values()].filter((c) => {
+      const payer = devedor(this.recs.get(c.body.idRec)?.body);
+      return (!f.status || c.status === f.status) && (!f.idRec || c.body.idRec === f.idRec) && (!f.cpf || payer.cpf === f.cpf) && (!f.cnpj || payer.cnpj === f.cnpj) && !f.convenio;
+    });
+    const { parametros, items } = listPage(read, cobrs, (c) => c.atualizacao[0].data, (c) => c.txid, this.host.pageSize);
+    send(200, { parametros, cobsr: items.map((c) => this.cobrView(c)) });
   }
 
   private retryProblem(cobr: StandInCobr, date: string): string | null {
@@ -232,7 +256,7 @@ export class AutomaticoStandIn {
     const cobr = this.cobrs.get(txid);
     const tentative = cobr?.tentativas.at(-1);
     if (!cobr || cobr.status !== 'ATIVA' || !tentative || !['SOLICITADA', 'AGENDADA'].includes(tentative.status)) throw new Error(`no tentative of ${txid} to settle`);
-    const now = new Date().toISOString();
+    const now = this.host.now().toISOString();
     if (result === 'paid') {
       tentative.status = 'PAGA';
       const pix = { endToEndId: tentative.endToEndId, txid, valor: cobr.body.valor.original, chave: 'automatico', horario: now };
@@ -265,7 +289,7 @@ export class AutomaticoStandIn {
 
   private move(item: { status: string; atualizacao: { status: string; data: string }[] }, status: string): void {
     item.status = status;
-    item.atualizacao.push({ status, data: new Date().toISOString() });
+    item.atualizacao.push({ status, data: this.host.now().toISOString() });
   }
 
   /** A recurrence ends: its charges not settled yet are cancelled with it. */
@@ -295,6 +319,13 @@ export class AutomaticoStandIn {
     return { ...cobr.body, ...this.notificationOf(cobr), calendario: { criacao: cobr.criacao, ...cobr.body.calendario }, politicaRetentativa: rec.body.politicaRetentativa };
   }
 }
+
+const REC_STATUSES = ['CRIADA', 'APROVADA', 'REJEITADA', 'EXPIRADA', 'CANCELADA'];
+const COBR_STATUSES = ['CRIADA', 'ATIVA', 'CONCLUIDA', 'EXPIRADA', 'REJEITADA', 'CANCELADA'];
+/** `GET /rec`'s filters besides cpf and cnpj; `status` is a string in the spec, here one of the statuses it can match. */
+const REC_FILTERS: ListFilters = { locationPresente: (v) => v === 'true' || v === 'false', status: (v) => REC_STATUSES.includes(v), convenio: (v) => v.length <= 60 };
+/** `GET /cobr`'s. */
+const COBR_FILTERS: ListFilters = { idRec: (v) => /^[a-zA-Z0-9]{29}$/.test(v), status: (v) => COBR_STATUSES.includes(v), convenio: (v) => v.length <= 60 };
 
 /** RecSolicitada (openapi.yaml) for journey 3. */
 function recProblem(body: Json, locs: Map<number, Json>, chargeExists: (txid: string) => boolean, recs: Map<string, StandInRec>, today: string): string | null {

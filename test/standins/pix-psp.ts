@@ -16,6 +16,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { AutomaticoStandIn } from './pix-psp-automatico.js';
+import { listPage, readListQuery } from './pix-psp-lists.js';
 
 export const STANDIN_PIX_CLIENT_ID = 'standin-pix-client';
 /** Holds the characters RFC 6749's form-encoding changes (`+ / = %` and a space): a raw one is refused. */
@@ -41,6 +42,8 @@ export function basicClient(header: string | undefined): { id: string; secret: s
   return id === undefined || secret === undefined ? undefined : { id, secret };
 }
 export const STANDIN_PIX_KEY = 'a1b2c3d4-0000-4000-8000-standin00001';
+/** `GET /pix`'s filters besides cpf and cnpj (this stand-in keeps no payer, so those select nothing). */
+const PIX_FILTERS = { txid: (v: string) => /^[a-zA-Z0-9]{1,35}$/.test(v), txIdPresente: (v: string) => v === 'true' || v === 'false', devolucaoPresente: (v: string) => v === 'true' || v === 'false' };
 /** The host its locations name (a bank app would read the payloads there; the tests read the codes). */
 const LOCATION_HOST = 'pix.standin.example';
 const BASE = '/api/v2';
@@ -53,7 +56,7 @@ export interface PixStandInOptions {
   tls?: { certFile: string; keyFile: string; caFile: string };
   /** The gateway's webhook: the URL registered (the stand-in appends `/pix`) and the secret it sends as a bearer token. */
   webhook?: { url: string; secret: string };
-  /** Pages of `GET /pix` (small in tests, so that paging is exercised). */
+  /** The most items a page of `GET /pix`, `/rec` or `/cobr` holds (small in tests, so that paging is exercised). */
   pageSize?: number;
   /** The host its locations name (default pix.standin.example). */
   locationHost?: string;
@@ -122,7 +125,9 @@ export class PixStandIn {
       post: (suffix, body) => this.post(suffix, body),
       record: (pix) => void this.received.push({ ...pix, chave: STANDIN_PIX_KEY, devolucoes: [] }),
       today: () => this.today(),
+      now: () => options.now?.() ?? new Date(),
       locationHost: options.locationHost ?? LOCATION_HOST,
+      pageSize: options.pageSize ?? 1000,
     });
   }
 
@@ -152,6 +157,11 @@ export class PixStandIn {
     return SAO_PAULO_DAY.format(this.options.now?.() ?? new Date());
   }
 
+  /** How many calls the gateway made to `method` `path` (the path without its query): a list's pages, say. */
+  calls(method: string, path: string): number {
+    return this.requests.filter((r) => r.method === method && r.path.split('?')[0] === path).length;
+  }
+
   setWebhook(webhook: { url: string; secret: string }): void {
     this.webhook = webhook;
   }
@@ -164,7 +174,7 @@ export class PixStandIn {
     const charge = this.charges.get(txid);
     if (!charge || charge.status !== 'ATIVA') throw new Error(`no active charge ${txid}`);
     charge.status = 'CONCLUIDA';
-    const horario = options.horario ?? new Date();
+    const horario = options.horario ?? this.options.now?.() ?? new Date();
     const stamp = horario.toISOString().replace(/\D/g, '').slice(0, 12);
     const pix: StandInPix = {
       endToEndId: `E12345678${stamp}${randomBytes(6).toString('hex').slice(0, 11)}`,
@@ -294,20 +304,12 @@ export class PixStandIn {
       return charge ? send(200, this.chargeView(charge)) : problem(404, 'CobNaoEncontrado', 'no such charge');
     }
     if (path === '/pix' && req.method === 'GET') {
-      const inicio = Date.parse(url.searchParams.get('inicio') ?? '');
-      const fim = Date.parse(url.searchParams.get('fim') ?? '');
-      if (Number.isNaN(inicio) || Number.isNaN(fim)) return problem(400, 'ConsultaPixInvalida', 'inicio and fim are required (RFC 3339)');
-      const page = Number(url.searchParams.get('paginacao.paginaAtual') ?? '0');
-      const size = Math.min(Number(url.searchParams.get('paginacao.itensPorPagina') ?? '100'), this.options.pageSize ?? 1000);
-      const all = this.received.filter((p) => Date.parse(p.horario) >= inicio && Date.parse(p.horario) <= fim);
-      return send(200, {
-        parametros: {
-          inicio: new Date(inicio).toISOString(),
-          fim: new Date(fim).toISOString(),
-          paginacao: { paginaAtual: page, itensPorPagina: size, quantidadeDePaginas: Math.max(1, Math.ceil(all.length / size)), quantidadeTotalDeItens: all.length },
-        },
-        pix: all.slice(page * size, page * size + size),
-      });
+      const query = readListQuery(url.searchParams, PIX_FILTERS);
+      if ('violation' in query) return problem(400, 'PixConsultaInvalida', query.violation);
+      const f = query.filters;
+      const all = this.received.filter((p) => (!f.txid || p.txid === f.txid) && (!f.txIdPresente || String(Boolean(p.txid)) === f.txIdPresente) && (!f.devolucaoPresente || String(p.devolucoes.length > 0) === f.devolucaoPresente) && !f.cpf && !f.cnpj);
+      const { parametros, items } = listPage(query, all, (p) => p.horario, (p) => p.endToEndId, this.options.pageSize ?? 1000);
+      return send(200, { parametros, pix: items });
     }
     if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
       if (this.dropNextDevolucao === 'before') {

@@ -26,6 +26,7 @@ import { PixRefunds } from './refunds.js';
 import { sandboxPayDue, type DuePayment } from './sandbox-due-pay.js';
 import { PixMedClaims } from './med.js';
 import { PixRecurrences } from './automatico/recurrences.js';
+import { PixReconciliation, type ReconcileSummary } from './reconciliation.js';
 import { pixRefundsRepository } from './refund-repository.js';
 import { refundableOf } from '../../domain/pix-refunds.js';
 import { cobvRemoveRule } from '../../domain/pix-cancel.js';
@@ -62,6 +63,7 @@ export class PixService {
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
     this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
     this.recurrences = new PixRecurrences({ database, clock, queue, settlement, merchants, provider });
+    this.reconciliation = new PixReconciliation({ database, clock, provider, windowSeconds: reconcileEvery.windowSeconds, receive: (receipts, source) => this.receive(receipts, source), reports: this.recurrences.reports });
   }
 
   /** Pix Automático, the receiving side: ./automatico/recurrences.ts. */
@@ -74,6 +76,7 @@ export class PixService {
   readonly refunds: PixRefunds;
 
   private readonly receipts: PixReceipts;
+  private readonly reconciliation: PixReconciliation;
   private readonly dueCharges: DueCharges;
   private dueChargeOwner: DueChargeOwner = {
     paid: async () => {
@@ -258,7 +261,12 @@ export class PixService {
     return this.receive(await this.provider.listReceived(from, to), 'reconciliation');
   }
 
-  /** With a PSP, the reconciliation runs every PIX_RECONCILE_INTERVAL_SECONDS over the last PIX_RECONCILE_WINDOW_SECONDS (src/context.ts starts it). */
+  /** One reconciliation run: `GET /pix`, `GET /rec` and `GET /cobr` by window, from where the last run read to (./reconciliation.ts). */
+  runReconciliation(): Promise<ReconcileSummary> {
+    return this.reconciliation.run();
+  }
+
+  /** With a PSP, the reconciliation runs every PIX_RECONCILE_INTERVAL_SECONDS (src/context.ts starts it). */
   async startReconciliation(): Promise<void> {
     if (this.provider.kind === 'sandbox') return;
     await this.scheduleReconciliation(this.clock.now());
@@ -307,10 +315,7 @@ export class PixService {
         kind: RECONCILE_JOB,
         handler: async () => {
           const now = this.clock.now();
-          // The windows overlap on purpose (each run looks a whole window back): a payment is applied once anyway.
-          await this.reconcile(new Date(now.getTime() - this.reconcileEvery.windowSeconds * 1000), now);
-          // After the Pix list: a journey-3 charge's payment is in it, its authorization in `GET /rec`.
-          await this.recurrences.reports.reconcile();
+          await this.reconciliation.run();
           await this.scheduleReconciliation(now);
         },
       },

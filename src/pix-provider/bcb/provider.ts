@@ -3,12 +3,12 @@ import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import { formatFixed, percentOf } from '../../domain/money.js';
 import type { PixConfig } from '../config.js';
-import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type NewProviderRecurrence, type NewProviderRecurringCharge, type PixProvider, type PixReceipt, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type RefundOutcome } from '../types.js';
+import { PixProviderRefused, PixProviderUnavailable, type NewProviderCharge, type NewProviderDueCharge, type NewProviderRecurrence, type NewProviderRecurringCharge, type PixProvider, type PixReceipt, type ProviderPage, type ProviderRecurrenceState, type ProviderRecurringChargeState, type ProviderRefund, type ProviderWindow, type RefundOutcome } from '../types.js';
 import { PspHttp, type PspAnswer } from './http.js';
 import { receiptOf, REFUND_STATUS, toValor } from './protocol.js';
 import { cobrBody, REC_ID, recBody, recurrenceStateOf, recurringChargeStateOf, type ReceiverAccount } from './recurrence-protocol.js';
 
-/** `GET /pix` pages: the API Pix allows up to 1000 items a page. */
+/** List pages (`GET /pix`, `/rec`, `/cobr`): the API Pix allows up to 1000 items a page, so a run makes as few calls as it can. */
 const PAGE_SIZE = 1000;
 
 /**
@@ -54,15 +54,26 @@ export class BcbPixProvider implements PixProvider {
   async listReceived(from: Date, to: Date): Promise<PixReceipt[]> {
     const receipts: PixReceipt[] = [];
     for (let page = 0; ; page++) {
-      const query = new URLSearchParams({ inicio: from.toISOString(), fim: to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(PAGE_SIZE) });
-      const answer = checked(await this.http.call('GET', `/pix?${query}`), 'pix') as { pix?: unknown[]; parametros?: { paginacao?: { quantidadeDePaginas?: number } } };
+      const answer = checked(await this.http.call('GET', `/pix?${listQuery({ from, to }, page)}`), 'pix') as { pix?: unknown[]; parametros?: unknown };
       for (const item of answer.pix ?? []) {
         const receipt = receiptOf(item);
         if (receipt) receipts.push(receipt);
       }
-      const pages = answer.parametros?.paginacao?.quantidadeDePaginas ?? 1;
-      if (page + 1 >= pages || (answer.pix ?? []).length === 0) return receipts;
+      if (page + 1 >= pagesOf(answer, page, (answer.pix ?? []).length)) return receipts;
     }
+  }
+
+  /** Items the gateway cannot read (another status, a malformed idRec) are left out; the pages still count them. */
+  async listRecurrences(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurrenceState & { recurrenceId: string }>> {
+    const answer = checked(await this.http.call('GET', `/rec?${listQuery(window, page)}`), 'rec list');
+    const items = listed(answer, 'recs');
+    return { items: items.map(recurrenceStateOf).filter((s) => s !== null), pages: pagesOf(answer, page, items.length) };
+  }
+
+  async listRecurringCharges(window: ProviderWindow, page: number): Promise<ProviderPage<ProviderRecurringChargeState & { txid: string }>> {
+    const answer = checked(await this.http.call('GET', `/cobr?${listQuery(window, page)}`), 'cobr list');
+    const items = listed(answer, 'cobsr');
+    return { items: items.map(recurringChargeStateOf).filter((s) => s !== null), pages: pagesOf(answer, page, items.length) };
   }
 
   /**
@@ -116,22 +127,6 @@ export class BcbPixProvider implements PixProvider {
     checked(await this.http.call('PATCH', `/rec/${recurrenceId}`, { status: 'CANCELADA' }), 'rec');
   }
 
-  async readRecurrence(recurrenceId: string): Promise<ProviderRecurrenceState | null> {
-    const answer = await this.http.call('GET', `/rec/${recurrenceId}`);
-    if (answer.status === 404) return null;
-    const state = recurrenceStateOf(checked(answer, 'rec'));
-    if (!state) throw new PixProviderUnavailable('the PSP answered a recurrence without a known status');
-    return state;
-  }
-
-  async readRecurringCharge(txid: string): Promise<ProviderRecurringChargeState | null> {
-    const answer = await this.http.call('GET', `/cobr/${txid}`);
-    if (answer.status === 404) return null;
-    const state = recurringChargeStateOf(checked(answer, 'cobr'));
-    if (!state) throw new PixProviderUnavailable('the PSP answered a cobr without a known status');
-    return state;
-  }
-
   /** PIX_RECEIVER_*: a cobr names the receiving account (CobRBase.recebedor). */
   private receiver(): ReceiverAccount {
     const { receiverAccount, receiverAccountType, receiverAgency } = this.config;
@@ -153,6 +148,28 @@ function checked(answer: PspAnswer, what: string): Record<string, unknown> {
     throw new PixProviderRefused(`the PSP refused the ${what}: ${reason.slice(0, 200)}`);
   }
   throw new PixProviderUnavailable(`PSP ${what} answered ${answer.status}`);
+}
+
+/** A list's query: the window (`inicio`, `fim`, RFC 3339) and the page (`paginacao.*`). */
+function listQuery(window: ProviderWindow, page: number): URLSearchParams {
+  return new URLSearchParams({ inicio: window.from.toISOString(), fim: window.to.toISOString(), 'paginacao.paginaAtual': String(page), 'paginacao.itensPorPagina': String(PAGE_SIZE) });
+}
+
+/**
+ * `parametros.paginacao.quantidadeDePaginas` (1 when the PSP leaves it out), ending at `page`
+ * when that page came empty: a count the items do not bear out is not followed.
+ */
+function pagesOf(answer: { parametros?: unknown }, page: number, items: number): number {
+  if (items === 0) return page + 1;
+  const pages = (answer.parametros as { paginacao?: { quantidadeDePaginas?: unknown } } | undefined)?.paginacao?.quantidadeDePaginas;
+  return typeof pages === 'number' && Number.isInteger(pages) && pages > 0 ? pages : 1;
+}
+
+/** A list's items; a page without its array is no answer to read a window by (the cursor must not pass it). */
+function listed(answer: Record<string, unknown>, key: 'recs' | 'cobsr'): Record<string, any>[] {
+  const items = answer[key];
+  if (!Array.isArray(items)) throw new PixProviderUnavailable(`the PSP answered a ${key} page without its list`);
+  return items as Record<string, any>[];
 }
 
 function devolucaoPath(refund: ProviderRefund): string {

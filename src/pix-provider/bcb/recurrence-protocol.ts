@@ -56,7 +56,7 @@ const CANCELED_BY: Record<string, 'payer' | 'merchant'> = { PSP_PAGADOR: 'payer'
 
 type Json = Record<string, any>;
 
-/** A recurrence as `GET /rec/{idRec}` or `/webhookrec` tells it; null when it is not one. */
+/** A recurrence as a `GET /rec` page or `/webhookrec` tells it; null when it is not one. */
 export function recurrenceStateOf(body: Json): (ProviderRecurrenceState & { recurrenceId: string }) | null {
   if (typeof body?.idRec !== 'string' || !REC_ID.test(body.idRec) || !(REC_STATUSES as readonly string[]).includes(body.status)) return null;
   const end = body.encerramento ?? {};
@@ -66,7 +66,7 @@ export function recurrenceStateOf(body: Json): (ProviderRecurrenceState & { recu
   return { recurrenceId: body.idRec, status: body.status, ...(canceledBy ? { canceledBy } : {}), ...(reason ? { reason } : {}) };
 }
 
-/** A cobr as `GET /cobr/{txid}` or `/webhookcobr` tells it: its status, its tentatives and the Pix that paid it. */
+/** A cobr as a `GET /cobr` page or `/webhookcobr` tells it: its status, its tentatives and the Pix that paid it. */
 export function recurringChargeStateOf(body: Json): (ProviderRecurringChargeState & { txid: string }) | null {
   if (typeof body?.txid !== 'string' || !COBR_TXID.test(body.txid) || !(COBR_STATUSES as readonly string[]).includes(body.status)) return null;
   const attempts = (Array.isArray(body.tentativas) ? body.tentativas : []).map((t: Json) => ({

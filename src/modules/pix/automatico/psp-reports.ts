@@ -1,14 +1,11 @@
 import type { Executor } from '../../../db/connection.js';
-import { brasiliaDate } from '../../../domain/brasilia.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
-import { PixProviderRefused, type ProviderRecurrenceState, type ProviderRecurringChargeState } from '../../../pix-provider/types.js';
+import type { ProviderRecurrenceState, ProviderRecurringChargeState } from '../../../pix-provider/types.js';
 import type { ReceiptSource } from '../receipts.js';
 import { applyAuthorized, applyTentative } from './outcomes.js';
 import { recurrencesRepository, type RecurrenceRow } from './repository.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 
-/** Open recurrences and due charges read back per reconciliation run; the next run goes on from there. */
-const RECONCILE_BATCH = 500;
 /** The reason a refused tentative carries when the PSP gives none. */
 const REFUSED = { code: 'REJEITADA', reason: "Refused by the payer's PSP" };
 
@@ -20,9 +17,6 @@ type Close = (trx: Executor, rec: RecurrenceRow, end: { status: string; reason: 
  * payer is. A report repeats harmlessly: each move starts from the status it leaves.
  */
 export class PspRecurrenceReports {
-  /** Where the next run goes on (by key), so that every open item is read in turn however many there are. */
-  private readonly cursor = { recurrence: '', charge: '' };
-
   constructor(
     private readonly deps: RecurrenceDeps,
     private readonly owner: () => RecurrenceOwner,
@@ -79,26 +73,43 @@ export class PspRecurrenceReports {
   }
 
   /**
-   * The reconciliation: every recurrence still open (`GET /rec/{idRec}`) and every cycle charge
-   * whose due date has come and is not settled (`GET /cobr/{txid}`), so a lost webhook loses nothing.
+   * A page of `GET /rec` (./reconciliation.ts reads the list): a recurrence this gateway holds
+   * open and the PSP shows in another status is applied; one unknown here, ended here or
+   * unchanged costs nothing but the page's one lookup.
    */
-  async reconcile(batch = RECONCILE_BATCH): Promise<{ recurrences: number; charges: number }> {
-    const db = this.deps.database.db;
-    const counts = { recurrences: 0, charges: 0 };
-    const recs = await db.selectFrom('pix_recurrences').select('recurrence_id').where('status', 'in', ['CRIADA', 'APROVADA']).where('recurrence_id', '>', this.cursor.recurrence).orderBy('recurrence_id').limit(batch).execute();
-    this.cursor.recurrence = recs.length === batch ? recs[recs.length - 1].recurrence_id : '';
-    for (const { recurrence_id } of recs) {
-      const state = await refusedAsNull(() => this.deps.provider.readRecurrence(recurrence_id));
-      if (state && (await this.recurrence({ ...state, recurrenceId: recurrence_id }))) counts.recurrences++;
+  async applyRecurrences(states: (ProviderRecurrenceState & { recurrenceId: string })[]): Promise<number> {
+    const open = await recurrencesRepository.openAmong(this.deps.database.db, states.map((s) => s.recurrenceId));
+    let applied = 0;
+    for (const state of states) {
+      const local = open.get(state.recurrenceId);
+      if (local === undefined || local === state.status) continue;
+      if (await this.recurrence(state)) applied++;
     }
-    const today = brasiliaDate(this.deps.clock.now());
-    const charges = await db.selectFrom('pix_recurring_charges').select('txid').where('status', '=', 'ATIVA').where('due_date', '<=', today).where('txid', '>', this.cursor.charge).orderBy('txid').limit(batch).execute();
-    this.cursor.charge = charges.length === batch ? charges[charges.length - 1].txid : '';
-    for (const { txid } of charges) {
-      const state = await refusedAsNull(() => this.deps.provider.readRecurringCharge(txid));
-      if (state) counts.charges += await this.charge({ ...state, txid }, 'reconciliation');
+    return applied;
+  }
+
+  /** A page of `GET /cobr`: a charge still ATIVA here that the PSP ended, or refused a tentative of not recorded yet. */
+  async applyCharges(states: (ProviderRecurringChargeState & { txid: string })[]): Promise<number> {
+    const open = await recurrencesRepository.openChargesAmong(this.deps.database.db, states.map((s) => s.txid));
+    let applied = 0;
+    for (const state of states) {
+      const retries = open.get(state.txid);
+      if (retries === undefined) continue;
+      const refused = state.attempts.filter((a) => a.status === 'REJEITADA').length;
+      if ((state.status === 'ATIVA' || state.status === 'CRIADA') && refused <= retries) continue;
+      applied += await this.charge(state, 'reconciliation');
     }
-    return counts;
+    return applied;
+  }
+
+  /** When the oldest recurrence still open here was created (undefined: none is): where the `GET /rec` window starts. */
+  oldestOpenRecurrence(): Promise<string | undefined> {
+    return recurrencesRepository.oldestOpen(this.deps.database.db);
+  }
+
+  /** When the oldest cycle charge still open here was created: where the `GET /cobr` window starts. */
+  oldestOpenCharge(): Promise<string | undefined> {
+    return recurrencesRepository.oldestOpenCharge(this.deps.database.db);
   }
 }
 
@@ -107,16 +118,3 @@ const ENDED: Record<'REJEITADA' | 'EXPIRADA' | 'CANCELADA', (by: string) => stri
   EXPIRADA: () => 'The payer did not authorize the recurrence before its code expired.',
   CANCELADA: (by) => (by === 'merchant' ? 'Cancelled by the merchant.' : 'Cancelled by the payer in their bank app.'),
 };
-
-/**
- * One item the PSP refuses to read (a 4xx) is skipped, so it cannot hold up the others; a PSP
- * that does not answer fails the run, which the job retries.
- */
-async function refusedAsNull<T>(read: () => Promise<T | null>): Promise<T | null> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof PixProviderRefused) return null;
-    throw error;
-  }
-}

@@ -12,6 +12,9 @@ export interface Tentative {
   reason?: string;
 }
 
+/** A recurrence the payer may still answer, or cancel. */
+const OPEN_RECURRENCE = ['CRIADA', 'APROVADA'];
+
 /** Pix Automático's tables: the recurrences and their cycles' charges. */
 export const recurrencesRepository = {
   async insert(db: Executor, row: RecurrenceRow): Promise<void> {
@@ -39,6 +42,32 @@ export const recurrencesRepository = {
   async transition(db: Executor, recurrenceId: string, from: string[], fields: Partial<RecurrenceRow> & { status: string; updated_at: string }): Promise<boolean> {
     const result = await db.updateTable('pix_recurrences').set(fields).where('recurrence_id', '=', recurrenceId).where('status', 'in', from).executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** The creation instant of the oldest recurrence still CRIADA or APROVADA here (undefined: none). */
+  async oldestOpen(db: Executor): Promise<string | undefined> {
+    const row = await db.selectFrom('pix_recurrences').select('created_at').where('status', 'in', OPEN_RECURRENCE).orderBy('created_at').limit(1).executeTakeFirst();
+    return row?.created_at;
+  },
+
+  /** Of these idRecs, the ones still open here, with their status (one statement for a page of a list). */
+  async openAmong(db: Executor, recurrenceIds: string[]): Promise<Map<string, string>> {
+    if (recurrenceIds.length === 0) return new Map();
+    const rows = await db.selectFrom('pix_recurrences').select(['recurrence_id', 'status']).where('recurrence_id', 'in', recurrenceIds).where('status', 'in', OPEN_RECURRENCE).execute();
+    return new Map(rows.map((r) => [r.recurrence_id, r.status]));
+  },
+
+  /** The creation instant of the oldest cycle charge still ATIVA here (undefined: none). */
+  async oldestOpenCharge(db: Executor): Promise<string | undefined> {
+    const row = await db.selectFrom('pix_recurring_charges').select('created_at').where('status', '=', 'ATIVA').orderBy('created_at').limit(1).executeTakeFirst();
+    return row?.created_at;
+  },
+
+  /** Of these txids, the charges still ATIVA here, with the refused tentatives recorded. */
+  async openChargesAmong(db: Executor, txids: string[]): Promise<Map<string, number>> {
+    if (txids.length === 0) return new Map();
+    const rows = await db.selectFrom('pix_recurring_charges').select(['txid', 'retries']).where('txid', 'in', txids).where('status', '=', 'ATIVA').execute();
+    return new Map(rows.map((r) => [r.txid, Number(r.retries)]));
   },
 
   async setOutcome(db: Executor, recurrenceId: string, outcome: string, at: string): Promise<void> {
