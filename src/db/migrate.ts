@@ -26,6 +26,7 @@ import * as m0032 from './migrations/0032_pix_due_dates.js';
 import * as m0033 from './migrations/0033_bankslip_discounts.js';
 import * as m0040 from './migrations/0040_pix_automatico.js';
 import * as m0041 from './migrations/0041_payment_outbox.js';
+import * as m0042 from './migrations/0042_pix_med_returns.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -58,6 +59,7 @@ export const migrations: Record<string, Migration> = {
   '0033_bankslip_discounts': m0033,
   '0040_pix_automatico': m0040,
   '0041_payment_outbox': m0041,
+  '0042_pix_med_returns': m0042,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

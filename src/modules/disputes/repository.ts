@@ -75,6 +75,17 @@ export const disputesRepository = {
       .executeTakeFirst();
   },
 
+  /** Closes a MED claim with the PSP's return (`refundId`); undefined when it was closed already. */
+  closeWithReturn(db: Executor, disputeId: string, to: string, refundId: string, at: string): Promise<DisputeRow | undefined> {
+    return db
+      .updateTable('disputes')
+      .set({ status: to, refund_id: refundId, updated_at: at, closed_at: at })
+      .where('dispute_id', '=', disputeId)
+      .where('closed_at', 'is', null)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
   async insertEvidence(db: Executor, evidence: Insertable<DisputeEvidenceTable>, files: Insertable<DisputeFilesTable>[]): Promise<void> {
     await db.insertInto('dispute_evidence').values(evidence).execute();
     if (files.length > 0) await db.insertInto('dispute_files').values(files).execute();
