@@ -93,6 +93,8 @@ describe(`MED claims through the API Pix (${testDialect})`, () => {
     expect((await resolve(d.disputeId, 'lost')).statusCode).toBe(200);
     const made = await psp.loseMed(pix.endToEndId, { natureza: 'MED_OPERACIONAL', webhook: 'lose' });
     expect(await dispute(d.disputeId)).toMatchObject({ status: 'Lost', closedAt: null });
+    // The dashboards' list: decided, it heads the closed ones (by its decision), on both engines.
+    expect((await t.ctx.disputes.deadlineFirst(m.merchantId, 1)).map((x) => x.disputeId)).toEqual([d.disputeId]);
     // A window long after the Pix: the list does not carry it, the held charge's read does.
     const later = new Date(Date.now() + 86_400_000);
     await reconcile(later, new Date(later.getTime() + 60_000));

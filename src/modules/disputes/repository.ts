@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DisputeEvidenceTable, DisputeFilesTable, DisputesTable } from '../../db/schema.js';
 import type { Paging } from '../../http/listing.js';
@@ -59,7 +59,8 @@ export const disputesRepository = {
     }
     const [openRows, closedRows] = await Promise.all([
       open.orderBy('respond_by', 'asc').orderBy('created_at', 'asc').orderBy('dispute_id', 'asc').execute(),
-      closed.orderBy('closed_at', 'desc').orderBy('dispute_id', 'desc').limit(closedLimit).execute(),
+      // A MED claim decided but awaiting the PSP's return has no closed_at yet: it sorts by its decision, on both engines.
+      closed.orderBy(sql`coalesce(closed_at, updated_at)`, 'desc').orderBy('dispute_id', 'desc').limit(closedLimit).execute(),
     ]);
     return [...openRows, ...closedRows];
   },
