@@ -133,15 +133,18 @@ describe(`MED claims through the API Pix (${testDialect})`, () => {
     expect(psp.devolucaoRequests(pix.endToEndId)).toBe(0);
   });
 
-  it('won: the PSP lifts its block, the gateway its hold; nothing sent', async () => {
+  it('won: the PSP lifts its block (which no devolução could take), the gateway its hold; nothing sent', async () => {
     const { charge, pix } = await paid(1000);
-    const d = await claim(charge.id, pix, 1000);
+    const d = await claim(charge.id, pix, 600);
+    // The PSP keeps what it blocked: no devolução may take it (the gateway's own check comes first).
+    const provider = (t.ctx.pix as unknown as { provider: { refund(r: object): Promise<unknown> } }).provider;
+    await expect(provider.refund({ endToEndId: pix.endToEndId, refundId: 'intoblock1', amountCents: 500n, nature: 'ORIGINAL' })).rejects.toThrow(/blocked by a MED claim/);
     psp.releaseMed(pix.endToEndId);
     expect((await resolve(d.disputeId, 'won')).json()).toMatchObject({ status: 'Won', closedAt: expect.any(String), refundId: null });
     expect(await detail(charge.id)).toMatchObject({ refundedAmount: 0, medHeldAmount: 0, refundable: 1000 });
     await reconcile(new Date(Date.now() - 3_600_000), new Date(Date.now() + 60_000));
     expect(reads(pix.endToEndId)).toBe(0);
-    expect(psp.devolucaoRequests(pix.endToEndId)).toBe(0);
+    expect(psp.devolucaoRequests(pix.endToEndId)).toBe(1); // the refused one, none for the claim
   });
 
   it('a MED return still in process, or without its rtrId, is not reflected; a MED one on a Pix that paid no charge changes nothing', async () => {

@@ -33,7 +33,7 @@ export const PixItem = Type.Object(
         Type.Object(
           {
             id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }),
-            rtrId: Type.Optional(Type.String({ maxLength: 35 })),
+            rtrId: Type.Optional(Type.String({ maxLength: 140 })),
             valor: Type.String({ pattern: VALOR.source }),
             natureza: Type.Optional(Type.String({ maxLength: 40 })),
             status: Type.String({ enum: ['EM_PROCESSAMENTO', 'DEVOLVIDO', 'NAO_REALIZADO'] }),
