@@ -230,6 +230,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   });
   // Pix Automático: the recurrences' outcomes (authorized, ended, a cycle paid or refused) reach the billing engine.
   pix.recurrences.own(ctx.recurrence.pixCycles.owner());
+  // MED: the PSP's return of a claim, reflected on the charge, closes the claim in the same transaction.
+  pix.medClaims.own({ returned: (trx, disputeId, made) => ctx.disputes.medReturned(trx, disputeId, made) });
   if (sandboxClock) {
     // Each module removes its own rows (a module owns its tables).
     const owners = [payments, ctx.disputes, cards, ctx.recurrence, settlement, ctx.bankSlips, pix, ctx.paymentLinks, webhooks, acquirer.sandbox];

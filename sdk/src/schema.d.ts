@@ -587,7 +587,7 @@ export interface paths {
         put?: never;
         /**
          * Record a dispute's outcome (operator)
-         * @description won: the payment's installments are approved (A) again. lost: the disputed amount is taken back from the merchant's receivables (and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. 409 when closed already.
+         * @description won: the payment's installments are approved (A) again. lost: the disputed amount is taken back from the merchant's receivables (and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. A MED claim (pix_med) lost is marked Lost and nothing is sent: the PSP makes the MED return itself; the amount stays held (installment B) until that return arrives (webhook or reconciliation), which closes the claim with its refundId (closedAt null until then). 409 when decided already.
          */
         post: operations["resolveDispute"];
         delete?: never;
@@ -667,7 +667,7 @@ export interface paths {
         put?: never;
         /**
          * Accept a dispute
-         * @description Closed as lost (Accepted): the disputed amount is taken back from the receivables, as when the card network decides against the merchant. 409 when closed already.
+         * @description Closed as lost (Accepted): the disputed amount is taken back from the receivables, as when the card network decides against the merchant. A MED claim (pix_med) accepted waits, held, for the PSP's MED return, which closes it (closedAt null until then). 409 when decided already.
          */
         post: operations["acceptDispute"];
         delete?: never;
@@ -707,7 +707,7 @@ export interface paths {
         put?: never;
         /**
          * Open a MED claim against a Pix (sandbox)
-         * @description Plays a MED claim (dispute of type pix_med) as POST /admin/disputes with pixChargeId registers one: by default FR01 (fraud) and what is left of the Pix, 10 days to respond.
+         * @description Plays a MED claim (dispute of type pix_med) as POST /admin/disputes with pixChargeId registers one: by default FR01 (fraud) and what is left of the Pix, 10 days to respond. Lost or accepted, the sandbox PSP makes the MED return itself at once and reports it as a PSP does.
          */
         post: operations["sandboxPixInfraction"];
         delete?: never;
@@ -4601,7 +4601,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -4708,7 +4711,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -4818,7 +4824,10 @@ export interface operations {
                             respondBy: string;
                             /** Format: date-time */
                             createdAt: string;
+                            /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                             closedAt: string | null;
+                            /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                            refundId: string | null;
                         }[];
                         page: number;
                         limit: number;
@@ -4898,7 +4907,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -5013,7 +5025,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -5138,7 +5153,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -5258,7 +5276,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;
@@ -5371,7 +5392,10 @@ export interface operations {
                         respondBy: string;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return */
                         closedAt: string | null;
+                        /** @description pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives */
+                        refundId: string | null;
                         evidence: {
                             evidenceId: string;
                             text: string | null;

@@ -194,7 +194,10 @@ export interface DisputesTable {
   source: string;
   created_at: string;
   updated_at: string;
+  /** When it closed; a MED claim lost or accepted closes when the PSP's return is reflected (null until then). */
   closed_at: string | null;
+  /** pix_med: the MED return the PSP made (a Pix refund's id), once reflected. */
+  refund_id: Generated<string | null>;
 }
 
 export interface DisputeEvidenceTable {

@@ -27,6 +27,11 @@ export class SandboxPixProvider implements PixProvider {
     return [];
   }
 
+  /** No PSP holds the sandbox's Pix: the sandbox PSP's MED returns are reported by the Pix module itself (src/modules/pix/sandbox-med.ts). */
+  async readPix(): Promise<PixReceipt | null> {
+    return null;
+  }
+
   /** The sandbox returns at once; `POST /sandbox/pix/refunds/{id}/fail` plays a devolução not made. */
   async refund(): Promise<RefundOutcome> {
     return { status: 'Refunded' };

@@ -26,7 +26,7 @@ export interface NewProviderDueCharge {
   description?: string;
 }
 
-/** A payment the PSP reports (webhook or `GET /pix`): one per endToEndId. */
+/** A payment the PSP reports (webhook, `GET /pix` or `GET /pix/{e2eid}`): one per endToEndId. */
 export interface PixReceipt {
   endToEndId: string;
   /** Absent for a Pix sent to the key without a charge. */
@@ -34,18 +34,43 @@ export interface PixReceipt {
   amountCents: bigint;
   /** When the payer's Pix was settled (ISO, UTC). */
   paidAt: string;
+  /** The Pix's devoluções as the PSP reports them (ours, and the MED returns it made itself). */
+  returns?: ProviderReturn[];
 }
 
 export type RefundOutcome = { status: 'Processing' | 'Refunded' | 'Failed'; reason?: string };
 
-/** A devolução as sent: `refundId` is its API Pix id, so a repeated PUT makes nothing twice. */
+/** The API Pix's natureza of a devolução the PSP reports (ORIGINAL when the PSP names none). */
+export type ReturnNature = 'ORIGINAL' | 'RETIRADA' | 'MED_OPERACIONAL' | 'MED_FRAUDE' | 'MED_PIX_AUTOMATICO';
+
+/**
+ * A devolução of a received Pix as the PSP reports it: one the gateway asked for (its id is
+ * ours), or a MED return the PSP made itself from the amount it blocked (natureza MED_*).
+ */
+export interface ProviderReturn {
+  /** Its devolução id: ours for a refund we asked for, the PSP's for a return it made. */
+  id: string;
+  /** The SPI's ReturnIdentification (pacs.004), unique across the SPI. */
+  rtrId: string | null;
+  amountCents: bigint;
+  /** Null when the PSP sent a natureza this connector does not know. */
+  nature: ReturnNature | null;
+  status: RefundOutcome['status'];
+  reason?: string;
+}
+
+/**
+ * A devolução as sent: `refundId` is its API Pix id, so a repeated PUT makes nothing twice. A
+ * receiver asks only for ORIGINAL or RETIRADA (DevolucaoSolicitada); a MED return is the PSP's
+ * to make, never requested.
+ */
 export interface ProviderRefund {
   /** The Pix returned (null only in the sandbox, whose payments have none). */
   endToEndId: string | null;
   refundId: string;
   amountCents: bigint;
-  /** The API Pix's natureza. */
-  nature: 'ORIGINAL' | 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  /** The API Pix's natureza of a requested devolução. */
+  nature: 'ORIGINAL' | 'RETIRADA';
   description?: string;
 }
 
@@ -130,6 +155,8 @@ export interface PixProvider {
   removeDueCharge(txid: string): Promise<void>;
   /** `GET /pix?inicio=&fim=`, every page. */
   listReceived(from: Date, to: Date): Promise<PixReceipt[]>;
+  /** `GET /pix/{e2eid}`: one received Pix with its devoluções (null: unknown to the PSP). */
+  readPix(endToEndId: string): Promise<PixReceipt | null>;
   /** `PUT /pix/{e2eid}/devolucao/{id}` (idempotent by id). */
   refund(refund: ProviderRefund): Promise<RefundOutcome>;
   /** `GET /pix/{e2eid}/devolucao/{id}`: null when the PSP has no such devolução. */

@@ -119,14 +119,11 @@ describe(`Pix refunds through the API Pix (${testDialect})`, () => {
     expect(await refunded(charge.id)).toBe(0);
   });
 
-  it('a MED claim lost: the return goes through PUT devolucao with its valor and no natureza (the MED natureza is the PSP\'s), recorded MED_FRAUDE', async () => {
-    const { charge, pix } = await paid(4000);
-    const d = (await t.inject({ method: 'POST', url: '/admin/disputes', headers: t.adminHeaders, payload: { pixChargeId: charge.id, reasonCode: 'FR01', amount: 1500 } })).json();
-    expect(d).toMatchObject({ type: 'pix_med', amount: 1500 });
-    expect((await t.inject({ method: 'POST', url: `/admin/disputes/${d.disputeId}/resolve`, headers: t.adminHeaders, payload: { outcome: 'lost' } })).json().status).toBe('Lost');
-    const [r] = await list(charge.id);
-    expect(r).toMatchObject({ amount: 1500, status: 'Returned', nature: 'MED_FRAUDE' });
-    expect(puts(pix.endToEndId).map((p) => p.body)).toEqual([{ valor: '15.00', descricao: `MED ${d.disputeId}` }]);
+  it('a devolução request names natureza ORIGINAL; the PSP refuses a MED natureza (MED returns are its own to make)', async () => {
+    const { pix } = await paid(1000);
+    const provider = (t.ctx.pix as unknown as { provider: { refund(r: object): Promise<unknown> } }).provider;
+    await expect(provider.refund({ endToEndId: pix.endToEndId, refundId: 'medattempt1', amountCents: 100n, nature: 'MED_FRAUDE' })).rejects.toThrow(/natureza must be ORIGINAL or RETIRADA/);
+    expect(devolucoes(pix.endToEndId)).toEqual([]);
   });
 
   it("the PSP's refusal is NotDone with its detail", async () => {

@@ -2,13 +2,17 @@
  * A stand-in of a PSP implementing the Central Bank's API Pix (v2) over real HTTP(S), for the
  * Pix connector's tests. Written from the published specification (bacen/pix-api, openapi.yaml):
  * OAuth2 client credentials (`POST /oauth/token`), `PUT/GET /cob/{txid}`, `PUT /cobv/{txid}`,
- * `GET /pix?inicio=&fim=` with `paginacao`, `PUT` and `GET /pix/{e2eid}/devolucao/{id}`, `PUT
- * /webhook/{chave}`, Pix Automático (./pix-psp-automatico.ts), and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`, also when
- * a devolução reaches DEVOLVIDO or NAO_REALIZADO). With `tls` it demands a
- * client certificate signed by its CA (mutual TLS), as every PSP does.
+ * `GET /pix?inicio=&fim=` with `paginacao`, `GET /pix/{e2eid}`, `PUT` and `GET
+ * /pix/{e2eid}/devolucao/{id}`, `PUT /webhook/{chave}`, Pix Automático (./pix-psp-automatico.ts),
+ * and the webhook calls (`POST <webhookUrl>/pix`, body `{pix: [...]}`, also when a devolução
+ * reaches DEVOLVIDO or NAO_REALIZADO). With `tls` it demands a client certificate signed by its
+ * CA (mutual TLS), as every PSP does.
  *
  * The payer is played in-process: `pay(txid)` settles a Pix to a charge and notifies the
- * gateway's webhook, unless told to lose that call.
+ * gateway's webhook, unless told to lose that call. So is MED, as the receiver's PSP runs it:
+ * `openMed` blocks part of a Pix (no devolução may take it meanwhile); `loseMed` makes the MED
+ * return itself from the blocked amount (natureza MED_FRAUDE or MED_OPERACIONAL), shown in `GET
+ * /pix` and reported by webhook. A devolução request may name only ORIGINAL or RETIRADA.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -106,6 +110,8 @@ export class PixStandIn {
   dropNextDevolucao: 'after' | 'before' | null = null;
   /** Every API call answers 503 (ServicoIndisponivel) while set. */
   unavailable = false;
+  /** MED blocks by endToEndId: the cents the PSP holds for an open claim (cautionary block). */
+  readonly medBlocks = new Map<string, bigint>();
   private readonly tokens = new Set<string>();
   private server?: http.Server;
   private webhook?: { url: string; secret: string };
@@ -229,6 +235,57 @@ export class PixStandIn {
     if (options.webhook !== 'lose') await this.notify([pix]);
   }
 
+  /** `PUT .../devolucao/...` requests the gateway sent, for one Pix or all: the tests prove none went out for a MED claim. */
+  devolucaoRequests(endToEndId?: string): number {
+    return this.requests.filter((r) => r.method === 'PUT' && /^\/pix\/[^/]+\/devolucao\//.test(r.path) && (endToEndId === undefined || r.path.startsWith(`/pix/${endToEndId}/`))).length;
+  }
+
+  /** The payer's PSP opens a MED claim and this PSP blocks `valor` of the Pix (by default what no devolução took). */
+  openMed(endToEndId: string, valor?: string): void {
+    const pix = this.pix(endToEndId);
+    const left = cents(pix.valor) - taken(pix);
+    const blocked = valor === undefined ? left : cents(valor);
+    if (blocked < 1n || blocked > left) throw new Error(`cannot block ${valor} of ${endToEndId}`);
+    this.medBlocks.set(endToEndId, blocked);
+  }
+
+  /**
+   * The claim is decided against the receiver: this PSP makes the MED return itself, from the
+   * blocked amount (all of it, or `valor`), its own devolução id and rtrId, DEVOLVIDO, and (unless
+   * `webhook: 'lose'`) calls the webhook with the Pix and its devoluções.
+   */
+  async loseMed(endToEndId: string, options: { natureza?: 'MED_FRAUDE' | 'MED_OPERACIONAL'; valor?: string; webhook?: 'deliver' | 'lose' } = {}): Promise<StandInDevolucao> {
+    const pix = this.pix(endToEndId);
+    const blocked = this.medBlocks.get(endToEndId);
+    if (blocked === undefined) throw new Error(`no MED block on ${endToEndId}`);
+    const valor = options.valor ?? `${blocked / 100n}.${String(blocked % 100n).padStart(2, '0')}`;
+    if (cents(valor) > blocked) throw new Error('a MED return takes at most what was blocked');
+    this.medBlocks.delete(endToEndId);
+    const now = new Date().toISOString();
+    const devolucao: StandInDevolucao = {
+      id: `MED${randomBytes(8).toString('hex').toUpperCase()}`,
+      rtrId: `D12345678${now.replace(/\D/g, '').slice(0, 12)}${randomBytes(6).toString('hex').slice(0, 11)}`,
+      valor,
+      natureza: options.natureza ?? 'MED_FRAUDE',
+      horario: { solicitacao: now, liquidacao: now },
+      status: 'DEVOLVIDO',
+    };
+    pix.devolucoes.push(devolucao);
+    if (options.webhook !== 'lose') await this.notify([pix]);
+    return devolucao;
+  }
+
+  /** The claim is decided for the receiver: the block is lifted. */
+  releaseMed(endToEndId: string): void {
+    this.medBlocks.delete(endToEndId);
+  }
+
+  private pix(endToEndId: string): StandInPix {
+    const pix = this.received.find((p) => p.endToEndId === endToEndId);
+    if (!pix) throw new Error(`no Pix ${endToEndId}`);
+    return pix;
+  }
+
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://standin');
     const chunks: Buffer[] = [];
@@ -311,6 +368,12 @@ export class PixStandIn {
       const { parametros, items } = listPage(query, all, (p) => p.horario, (p) => p.endToEndId, this.options.pageSize ?? 1000);
       return send(200, { parametros, pix: items });
     }
+    if ((m = /^\/pix\/([^/]+)$/.exec(path)) && req.method === 'GET') {
+      const pix = this.received.find((p) => p.endToEndId === m![1]);
+      if (!pix) return problem(404, 'PixNaoEncontrado', 'no such Pix');
+      const { devolucoes, ...item } = pix;
+      return send(200, devolucoes.length ? { ...item, devolucoes } : item);
+    }
     if ((m = /^\/pix\/([^/]+)\/devolucao\/([^/]+)$/.exec(path)) && req.method === 'PUT') {
       if (this.dropNextDevolucao === 'before') {
         this.dropNextDevolucao = null;
@@ -327,9 +390,9 @@ export class PixStandIn {
       if (unknown.length) return problem(400, 'PixDevolucaoInvalida', `unknown fields ${unknown.join(', ')}`);
       const same = pix.devolucoes.find((d) => d.id === m![2]);
       if (same) return same.valor === body.valor ? send(201, same) : problem(409, 'DevolucaoIdJaUtilizado', 'this id was used with another valor');
-      const cents = (v: string) => BigInt(v.replace('.', ''));
-      const taken = pix.devolucoes.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + cents(d.valor), 0n);
-      if (taken + cents(body.valor) > cents(pix.valor)) return problem(400, 'PixDevolucaoInvalida', 'the refunds would exceed the Pix');
+      if (taken(pix) + cents(body.valor) > cents(pix.valor)) return problem(400, 'PixDevolucaoInvalida', 'the refunds would exceed the Pix');
+      // What a MED claim blocked is the PSP's to return, not the receiver's.
+      if (taken(pix) + cents(body.valor) > cents(pix.valor) - (this.medBlocks.get(pix.endToEndId) ?? 0n)) return problem(400, 'PixDevolucaoInvalida', 'part of this Pix is blocked by a MED claim');
       const now = new Date().toISOString();
       const settled = this.devolucaoAnswer === 'DEVOLVIDO';
       const devolucao: StandInDevolucao = {
@@ -373,6 +436,10 @@ export class PixStandIn {
     };
   }
 }
+
+const cents = (v: string) => BigInt(v.replace('.', ''));
+/** Cents of a Pix its devoluções took or may still take (all but those NAO_REALIZADO). */
+const taken = (pix: StandInPix) => pix.devolucoes.filter((d) => d.status !== 'NAO_REALIZADO').reduce((sum, d) => sum + cents(d.valor), 0n);
 
 /**
  * As its own process (for trying the connector by hand):

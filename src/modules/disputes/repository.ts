@@ -1,4 +1,4 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DisputeEvidenceTable, DisputeFilesTable, DisputesTable } from '../../db/schema.js';
 import type { Paging } from '../../http/listing.js';
@@ -59,7 +59,8 @@ export const disputesRepository = {
     }
     const [openRows, closedRows] = await Promise.all([
       open.orderBy('respond_by', 'asc').orderBy('created_at', 'asc').orderBy('dispute_id', 'asc').execute(),
-      closed.orderBy('closed_at', 'desc').orderBy('dispute_id', 'desc').limit(closedLimit).execute(),
+      // A MED claim decided but awaiting the PSP's return has no closed_at yet: it sorts by its decision, on both engines.
+      closed.orderBy(sql`coalesce(closed_at, updated_at)`, 'desc').orderBy('dispute_id', 'desc').limit(closedLimit).execute(),
     ]);
     return [...openRows, ...closedRows];
   },
@@ -71,6 +72,17 @@ export const disputesRepository = {
       .set({ status: to, updated_at: at, ...(closed ? { closed_at: at } : {}) })
       .where('dispute_id', '=', disputeId)
       .where('status', 'in', from)
+      .returningAll()
+      .executeTakeFirst();
+  },
+
+  /** Closes a MED claim with the PSP's return (`refundId`); undefined when it was closed already. */
+  closeWithReturn(db: Executor, disputeId: string, to: string, refundId: string, at: string): Promise<DisputeRow | undefined> {
+    return db
+      .updateTable('disputes')
+      .set({ status: to, refund_id: refundId, updated_at: at, closed_at: at })
+      .where('dispute_id', '=', disputeId)
+      .where('closed_at', 'is', null)
       .returningAll()
       .executeTakeFirst();
   },

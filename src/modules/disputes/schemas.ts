@@ -57,7 +57,8 @@ const disputeFields = {
   amount: Type.Integer({ description: 'Cents' }),
   respondBy: Type.String({ description: 'YYYY-MM-DD' }),
   createdAt: Type.String({ format: 'date-time' }),
-  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  closedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When it closed. A MED claim Lost or Accepted stays open (null) until the PSP has made its MED return' }),
+  refundId: Type.Union([Type.String(), Type.Null()], { description: "pix_med: the MED return the PSP made, listed among the Pix charge's refunds (its rtrId); null until it arrives" }),
 };
 
 export const DisputeSummary = Type.Object(disputeFields);

@@ -36,13 +36,23 @@ export interface ChargebackNotice {
   source: 'operator' | 'sandbox' | 'acquirer';
 }
 
+/** A MED claim decided against the merchant, as the Pix side is told of it. */
+export interface LostMedClaim {
+  chargeId: string;
+  disputeId: string;
+  nature: 'MED_OPERACIONAL' | 'MED_FRAUDE';
+  at: string;
+}
+
 /** The Pix side of MED claims (the pix module's PixMedClaims), declared here so that this module does not import it. */
 export interface PixClaims {
   find(trx: Executor, chargeId: string, lock: boolean): Promise<{ id: string; merchant_id: string; account_number: number; status: string; nsu: string; cod_auth: string; med_dispute_id: string | null; claimable: number } | undefined>;
   block(trx: Executor, chargeId: string, disputeId: string, amount: number): Promise<boolean>;
   release(trx: Executor, chargeId: string, disputeId: string): Promise<void>;
-  recordReturn(trx: Executor, chargeId: string, disputeId: string, amount: number, nature: 'MED_OPERACIONAL' | 'MED_FRAUDE'): Promise<string>;
-  sendReturn(refundId: string): Promise<void>;
+  /** Lost or accepted: nothing is sent; the hold stays until the PSP's MED return is reflected (`medReturned`). */
+  awaitReturn(trx: Executor, claim: LostMedClaim): Promise<void>;
+  /** After the decision's commit (the sandbox PSP makes its return then). */
+  afterLost(claim: LostMedClaim): Promise<void>;
 }
 
 export interface DisputeDeps {
@@ -68,6 +78,7 @@ function summaryOf(row: DisputeRow): DisputeSummary {
     respondBy: row.respond_by,
     createdAt: row.created_at,
     closedAt: row.closed_at,
+    refundId: row.refund_id ?? null,
   };
 }
 
@@ -88,6 +99,7 @@ function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<Dispute
     created_at: at,
     updated_at: at,
     closed_at: null,
+    refund_id: null,
   };
 }
 
@@ -276,18 +288,25 @@ export class DisputeService {
   private async close(disputeId: string, to: 'Won' | 'Lost' | 'Accepted', merchantId?: string): Promise<void> {
     const { database, clock, payments, settlement, pix } = this.deps;
     const at = clock.now().toISOString();
-    const medReturn = await database.db.transaction().execute(async (trx) => {
+    const lostClaim = await database.db.transaction().execute(async (trx): Promise<LostMedClaim | null> => {
       const row = await disputesRepository.find(trx, disputeId, merchantId);
       if (!row) throw notFound('Dispute');
-      const closed = await disputesRepository.move(trx, disputeId, OPEN_STATUSES, to, at, true);
-      if (!closed) throw conflict(`The dispute is ${row.status} already.`, 'status');
+      // A MED claim lost or accepted closes when the PSP's return arrives (medReturned), not now.
+      const awaitsReturn = row.type === 'pix_med' && to !== 'Won';
+      const moved = await disputesRepository.move(trx, disputeId, OPEN_STATUSES, to, at, !awaitsReturn);
+      if (!moved) throw conflict(`The dispute is ${row.status} already.`, 'status');
       if (row.type === 'pix_med') {
-        // Won: the hold is lifted. Otherwise the claimed amount goes back to the payer as a MED return (sent after the commit).
+        if (awaitsReturn) {
+          // Nothing is sent: the PSP makes the MED return itself, from the amount it blocked; the hold stays until then.
+          const claim: LostMedClaim = { chargeId: row.payment_id, disputeId, nature: MED_REASON_CODES[row.reason_code]?.nature ?? 'MED_FRAUDE', at };
+          await pix.awaitReturn(trx, claim);
+          await this.notify(trx, moved, [], 'dispute.updated', { oldStatus: row.status, status: to, awaitingReturn: true });
+          return claim;
+        }
         const charge = (await pix.find(trx, row.payment_id, this.lock()))!;
-        const refundId = to === 'Won' ? null : await pix.recordReturn(trx, row.payment_id, disputeId, Number(row.amount), MED_REASON_CODES[row.reason_code]?.nature ?? 'MED_FRAUDE');
-        if (to === 'Won') await pix.release(trx, row.payment_id, disputeId);
-        await this.notify(trx, closed, transactionStatus(row, { nsu: charge.nsu, authorization_code: charge.cod_auth }, 'Blocked', 'Paid', at), 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount), ...(refundId ? { refundId } : {}) });
-        return refundId;
+        await pix.release(trx, row.payment_id, disputeId);
+        await this.notify(trx, moved, transactionStatus(row, { nsu: charge.nsu, authorization_code: charge.cod_auth }, 'Blocked', 'Paid', at), 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount) });
+        return null;
       }
       const before = (await payments.disputes.find(trx, row.payment_id, this.lock()))!;
       let events: AccountEvent[] = [];
@@ -303,10 +322,24 @@ export class DisputeService {
         const after = await payments.disputes.close(trx, row.payment_id, disputeId, Number(row.amount), at);
         if (after.status !== 'Canceled') events = transactionStatus(row, before, 'Blocked', before.status, at);
       }
-      await this.notify(trx, closed, events, 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount) });
+      await this.notify(trx, moved, events, 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount) });
       return null;
     });
-    if (medReturn) await pix.sendReturn(medReturn);
+    if (lostClaim) await pix.afterLost(lostClaim);
+  }
+
+  /**
+   * The PSP's MED return of a claim was reflected on its charge (the Pix side's transaction):
+   * the claim closes, Lost unless the merchant had accepted it, with the return recorded. A claim
+   * still open is lost by it: the PSP's return is its decision. Closed already: nothing.
+   */
+  async medReturned(trx: Executor, disputeId: string, made: { refundId: string; amount: number; at: string; nsu: string; codAuth: string }): Promise<void> {
+    const row = await disputesRepository.find(trx, disputeId);
+    if (!row || row.type !== 'pix_med' || row.closed_at !== null) return;
+    const to = OPEN_STATUSES.includes(row.status) ? 'Lost' : row.status;
+    const closed = await disputesRepository.closeWithReturn(trx, disputeId, to, made.refundId, made.at);
+    if (!closed) return;
+    await this.notify(trx, closed, transactionStatus(row, { nsu: made.nsu, authorization_code: made.codAuth }, 'Blocked', 'Paid', made.at), 'dispute.closed', { oldStatus: row.status, status: to, amount: Number(row.amount), refundId: made.refundId, returnedAmount: made.amount });
   }
 
   private notify(trx: Executor, row: DisputeRow, events: AccountEvent[], type: 'dispute.created' | 'dispute.updated' | 'dispute.closed', data: Record<string, unknown>): Promise<void> {

@@ -1,10 +1,17 @@
 import type { Database, Executor } from '../../db/connection.js';
-import { devolucaoIdOf, refundableOf } from '../../domain/pix-refunds.js';
-import { timeOrderedUuid } from '../../ids.js';
+import { refundableOf } from '../../domain/pix-refunds.js';
 import type { Clock } from '../../clock.js';
+import type { JobQueue } from '../../jobs/queue.js';
+import type { JobDefinition } from '../../jobs/registry.js';
+import type { PixProvider, PixReceipt } from '../../pix-provider/types.js';
 import type { SettlementService } from '../settlement/service.js';
 import { pixRefundsRepository } from './refund-repository.js';
 import type { PixRefunds } from './refunds.js';
+import { MedReturns, type MedReturnOwner } from './med-returns.js';
+import { SandboxMedPsp, type LostClaim } from './sandbox-med.js';
+
+export type { LostClaim } from './sandbox-med.js';
+export type { MedReturnOwner } from './med-returns.js';
 
 /** A Pix charge as a MED claim sees it. */
 export interface ClaimedCharge {
@@ -22,11 +29,33 @@ export interface ClaimedCharge {
 /**
  * The Pix side of MED claims (the disputes module holds the claim itself): the claimed amount is
  * held on the charge (not refundable) and its receivable blocked (B) while the claim is open;
- * released when it closes in the merchant's favour; returned to the payer, as a Pix refund of
- * the MED natureza through the refund path, when it does not.
+ * released when it closes in the merchant's favour. A claim lost sends nothing: the PSP makes
+ * the MED return itself, from the amount it blocked, and reports it among the Pix's devoluções;
+ * the hold stays until that return is reflected (./med-returns.ts), which replaces it. In the
+ * sandbox the sandbox PSP makes that return (./sandbox-med.ts) and reports it the same way.
  */
 export class PixMedClaims {
-  constructor(private readonly deps: { database: Database; clock: Clock; settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute'>; refunds: PixRefunds }) {}
+  readonly returns: MedReturns;
+  private readonly sandbox: SandboxMedPsp | null;
+
+  constructor(
+    private readonly deps: {
+      database: Database;
+      clock: Clock;
+      queue: JobQueue;
+      settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute'>;
+      refunds: PixRefunds;
+      provider: PixProvider;
+    },
+  ) {
+    this.returns = new MedReturns({ database: deps.database, clock: deps.clock, refunds: deps.refunds, provider: deps.provider, release: (trx, chargeId, disputeId) => this.release(trx, chargeId, disputeId) });
+    this.sandbox = deps.provider.kind === 'sandbox' ? new SandboxMedPsp({ database: deps.database, queue: deps.queue }, (chargeId, endToEndId, returns) => this.returns.reflect(chargeId, endToEndId, returns)) : null;
+  }
+
+  /** The claims' owner (the disputes module), told of a return in its transaction (src/context.ts wires it). */
+  own(owner: MedReturnOwner): void {
+    this.returns.own(owner);
+  }
 
   async find(trx: Executor, chargeId: string, lock: boolean): Promise<ClaimedCharge | undefined> {
     let query = trx.selectFrom('pix_charges').selectAll().where('id', '=', chargeId);
@@ -45,27 +74,38 @@ export class PixMedClaims {
     return true;
   }
 
-  /** The claim closed: the hold is lifted and the receivable approved again. */
+  /** The hold is lifted and the receivable approved again: the claim won, or its return made. */
   async release(trx: Executor, chargeId: string, disputeId: string): Promise<void> {
     await trx.updateTable('pix_charges').set({ med_dispute_id: null, med_blocked_amount: 0 }).where('id', '=', chargeId).where('med_dispute_id', '=', disputeId).execute();
     await this.deps.settlement.releaseDispute(trx, chargeId);
   }
 
   /**
-   * The claim decided against the merchant: the hold is lifted and the claimed amount recorded
-   * as a Pix refund of the MED natureza (InProcess, with its recovery job), in the caller's
-   * transaction. Answers its id: the caller sends it after the commit (`sendReturn`).
+   * The claim decided against the merchant, in the decision's transaction: no devolução is
+   * asked for (the API Pix lets a receiver ask only ORIGINAL or RETIRADA; the MED return is the
+   * PSP's). The hold stays until the PSP's return is reflected. The sandbox PSP schedules its
+   * own return here, so a crash before `afterLost` still makes it.
    */
-  async recordReturn(trx: Executor, chargeId: string, disputeId: string, amount: number, nature: 'MED_OPERACIONAL' | 'MED_FRAUDE'): Promise<string> {
-    await this.release(trx, chargeId, disputeId);
-    const charge = (await trx.selectFrom('pix_charges').select(['id', 'merchant_id', 'account_number']).where('id', '=', chargeId).executeTakeFirstOrThrow());
-    const now = this.deps.clock.now();
-    const refundId = devolucaoIdOf(timeOrderedUuid(now));
-    await this.deps.refunds.insert(trx, charge, { refundId, amount, nature, reason: `MED ${disputeId}`.slice(0, 140), now });
-    return refundId;
+  async awaitReturn(trx: Executor, claim: LostClaim): Promise<void> {
+    await this.sandbox?.schedule(trx, claim);
   }
 
-  sendReturn(refundId: string): Promise<void> {
-    return this.deps.refunds.sendRecorded(refundId);
+  /** After the decision's commit: the sandbox PSP makes its return at once; a PSP makes it when it does. */
+  async afterLost(claim: LostClaim): Promise<void> {
+    await this.sandbox?.makeReturn(claim);
+  }
+
+  /** The MED returns among the devoluções a PSP reported for received Pix (webhook or `GET /pix`): each reflected once. */
+  reported(receipts: PixReceipt[]): Promise<number> {
+    return this.returns.reported(receipts);
+  }
+
+  /** Reconciliation: `GET /pix/{e2eid}` for each charge still held, so a return whose webhook was lost is reflected. */
+  reconcileHeld(): Promise<number> {
+    return this.returns.reconcileHeld();
+  }
+
+  jobs(): JobDefinition[] {
+    return this.sandbox?.jobs() ?? [];
   }
 }

@@ -10,6 +10,12 @@ export const pixRefundsRepository = {
     await db.insertInto('pix_refunds').values(row).execute();
   },
 
+  /** Inserts a refund unless its id is taken (a report seen again): answers whether it did. */
+  async insertOnce(db: Executor, row: Insertable<PixRefundsTable>): Promise<boolean> {
+    const inserted = await db.insertInto('pix_refunds').values(row).onConflict((oc) => oc.column('refund_id').doNothing()).executeTakeFirst();
+    return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
+  },
+
   find(db: Executor, refundId: string, lock = false): Promise<PixRefundRow | undefined> {
     let query = db.selectFrom('pix_refunds').selectAll().where('refund_id', '=', refundId);
     if (lock) query = query.forUpdate();

@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
-import { PixProviderRefused, type PixProvider, type ProviderRefund, type RefundOutcome } from '../../pix-provider/types.js';
+import { PixProviderRefused, type PixProvider, type ProviderRefund, type ProviderReturn, type RefundOutcome } from '../../pix-provider/types.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixRefundsRepository, type PixRefundRow } from './refund-repository.js';
@@ -83,16 +83,17 @@ export class PixRefunds {
         body.amount === undefined ? undefined : BigInt(body.amount),
       );
       if (!decided.ok) throw decided.tag === 'status' ? conflict(decided.message, 'status') : new ApiError(400, 'amount', decided.message);
-      return this.insert(trx, charge, { refundId, amount: Number(decided.amount), nature: 'ORIGINAL', reason: body.reason ?? null, now });
+      return this.insert(trx, charge, { refundId, amount: Number(decided.amount), reason: body.reason ?? null, now });
     });
     return toPixRefund(await this.send(row));
   }
 
   /**
    * Records a refund InProcess with its recovery job, in the caller's transaction (which holds
-   * the charge and has checked the amount); the caller sends it after the commit.
+   * the charge and has checked the amount); the caller sends it after the commit. Always
+   * ORIGINAL: a MED return is the PSP's to make (`recordMadeByPsp`), never requested.
    */
-  async insert(trx: Executor, charge: { id: string; merchant_id: string; account_number: number }, input: { refundId: string; amount: number; nature: PixRefundRow['nature']; reason: string | null; now: Date }): Promise<PixRefundRow> {
+  private async insert(trx: Executor, charge: { id: string; merchant_id: string; account_number: number }, input: { refundId: string; amount: number; reason: string | null; now: Date }): Promise<PixRefundRow> {
     const { deps } = this;
     const endToEndId = await endToEndIdOf(trx, charge.id);
     if (!endToEndId && deps.provider.kind !== 'sandbox') throw conflict('The Pix that paid this charge is not known (no endToEndId): it cannot be returned through the PSP.', 'status');
@@ -104,7 +105,7 @@ export class PixRefunds {
       account_number: Number(charge.account_number),
       end_to_end_id: endToEndId,
       amount: input.amount,
-      nature: input.nature,
+      nature: 'ORIGINAL',
       reason: input.reason,
       status: 'InProcess',
       status_reason: null,
@@ -118,10 +119,29 @@ export class PixRefunds {
     return refund;
   }
 
-  /** Sends a refund recorded by `insert` (a MED return): once, as `create` does. */
-  async sendRecorded(refundId: string): Promise<void> {
-    const row = await pixRefundsRepository.find(this.deps.database.db, refundId);
-    if (row?.status === 'InProcess') await this.send(row);
+  /**
+   * A devolução the PSP made itself (a MED return from the amount it blocked), in the caller's
+   * transaction: recorded Returned under `refundId` (its rtrId) unless it was before. Answers
+   * the row when new; the caller applies its money (`applyOutcome`) once its own effects, the
+   * hold lifted, are written.
+   */
+  async recordMadeByPsp(trx: Executor, charge: { id: string; merchant_id: string; account_number: number }, input: { refundId: string; endToEndId: string | null; amount: number; nature: 'MED_OPERACIONAL' | 'MED_FRAUDE'; reason: string; at: string }): Promise<PixRefundRow | undefined> {
+    const row: PixRefundRow = {
+      refund_id: input.refundId,
+      charge_id: charge.id,
+      merchant_id: charge.merchant_id,
+      account_number: Number(charge.account_number),
+      end_to_end_id: input.endToEndId,
+      amount: input.amount,
+      nature: input.nature,
+      reason: input.reason.slice(0, 140),
+      status: 'Returned',
+      status_reason: null,
+      sent_at: input.at,
+      created_at: input.at,
+      updated_at: input.at,
+    };
+    return (await pixRefundsRepository.insertOnce(trx, row)) ? row : undefined;
   }
 
   async list(merchantId: string, chargeId: string) {
@@ -180,7 +200,7 @@ export class PixRefunds {
   }
 
   /** The money and the event of a refund that has just reached its final status. */
-  private async applyOutcome(trx: Executor, refund: PixRefundRow, at: string): Promise<void> {
+  async applyOutcome(trx: Executor, refund: PixRefundRow, at: string): Promise<void> {
     const charge = { id: refund.charge_id, merchant_id: refund.merchant_id, account_number: Number(refund.account_number), amount: Number(refund.amount) };
     const data = { refundId: refund.refund_id, nature: refund.nature };
     if (refund.status === 'Returned') {
@@ -193,15 +213,18 @@ export class PixRefunds {
     }
   }
 
-  /** Final statuses the PSP's webhook reports (`devolucoes` of its `pix` items); ids not ours are ignored. */
-  async reported(devolucoes: { id: string; status: string; motivo?: string }[]): Promise<number> {
+  /**
+   * Final statuses of our devoluções the PSP reports (`devolucoes` of its `pix` items, by webhook
+   * or reconciliation); ids not ours are ignored, and so are the MED returns the PSP made itself
+   * (./med-returns.ts reflects those).
+   */
+  async reported(returns: ProviderReturn[]): Promise<number> {
     let recorded = 0;
-    for (const d of devolucoes) {
-      const status = d.status === 'DEVOLVIDO' ? 'Refunded' : d.status === 'NAO_REALIZADO' ? 'Failed' : null;
-      if (!status) continue;
+    for (const d of returns) {
+      if (d.status === 'Processing' || d.nature === 'MED_FRAUDE' || d.nature === 'MED_OPERACIONAL') continue;
       const refund = await pixRefundsRepository.find(this.deps.database.db, d.id);
       if (refund?.status !== 'InProcess') continue;
-      await this.record(d.id, { status, ...(d.motivo ? { reason: d.motivo.slice(0, 140) } : {}) });
+      await this.record(d.id, { status: d.status, ...(d.reason ? { reason: d.reason } : {}) });
       recorded++;
     }
     return recorded;
@@ -245,6 +268,7 @@ export class PixRefunds {
     await deps.database.db.transaction().execute(async (trx) => {
       const refund = await pixRefundsRepository.find(trx, refundId, deps.database.dialect === 'postgres');
       if (!refund) throw notFound('Pix refund');
+      if (refund.nature !== 'ORIGINAL') throw conflict('A MED return is the PSP\'s, made from the amount it blocked: it cannot be failed.', 'status');
       if (refund.status === 'NotDone') throw conflict('This refund is NotDone already.', 'status');
       const settled = await pixRefundsRepository.settle(trx, refundId, refund.status, 'NotDone', reason, at);
       if (!settled) throw conflict('The refund changed status meanwhile.', 'status');
@@ -263,8 +287,9 @@ export class PixRefunds {
   }
 }
 
+/** A recorded refund as the PSP is asked about it; only an ORIGINAL one is ever sent. */
 function providerRefundOf(refund: PixRefundRow): ProviderRefund {
-  return { endToEndId: refund.end_to_end_id, refundId: refund.refund_id, amountCents: BigInt(refund.amount), nature: refund.nature, ...(refund.reason ? { description: refund.reason } : {}) };
+  return { endToEndId: refund.end_to_end_id, refundId: refund.refund_id, amountCents: BigInt(refund.amount), nature: 'ORIGINAL', ...(refund.reason ? { description: refund.reason } : {}) };
 }
 
 /** The endToEndId of the Pix that paid the charge (the PSP's report); none in the sandbox. */

@@ -87,7 +87,7 @@ export const PixWebhookAnswer = Type.Object({
   applied: Type.Integer({ description: 'Payments that paid a charge now' }),
   duplicates: Type.Integer({ description: 'Payments already received (by endToEndId)' }),
   unmatched: Type.Integer({ description: 'New payments that paid no charge (unknown txid, other amount, charge already paid)' }),
-  returns: Type.Integer({ description: 'Refunds (devoluções) whose final status this call recorded' }),
+  returns: Type.Integer({ description: "Refunds (devoluções) whose final status this call recorded, the PSP's MED returns included" }),
 });
 
 export const PixRefundBody = Type.Object({

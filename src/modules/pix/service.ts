@@ -61,7 +61,7 @@ export class PixService {
     this.receipts = new PixReceipts({ database, clock, queue, settlement, dueChargePaid: (sourceId, paidAt, amountCents) => this.dueChargeOwner.paid(sourceId, paidAt, amountCents) });
     this.dueCharges = new DueCharges({ database, clock, provider, locate: (call) => this.providerLocation(call) });
     this.refunds = new PixRefunds({ database, clock, queue, settlement, provider });
-    this.medClaims = new PixMedClaims({ database, clock, settlement, refunds: this.refunds });
+    this.medClaims = new PixMedClaims({ database, clock, queue, settlement, refunds: this.refunds, provider });
     this.recurrences = new PixRecurrences({ database, clock, queue, settlement, merchants, provider });
     this.reconciliation = new PixReconciliation({ database, clock, provider, windowSeconds: reconcileEvery.windowSeconds, receive: (receipts, source) => this.receive(receipts, source), reports: this.recurrences.reports });
   }
@@ -256,9 +256,26 @@ export class PixService {
     return this.receipts.receive(receipts, source);
   }
 
-  /** Reads the PSP's received Pix (`GET /pix`) between two instants and applies what no webhook brought. */
+  /**
+   * The devoluções a PSP reported with its Pix (webhook or reconciliation): the final status of
+   * ours, and the MED returns it made itself. Answers how many it recorded.
+   */
+  async returnsReported(receipts: PixReceipt[]): Promise<number> {
+    const ours = await this.refunds.reported(receipts.flatMap((r) => r.returns ?? []));
+    return ours + (await this.medClaims.reported(receipts));
+  }
+
+  /**
+   * Reads the PSP's received Pix (`GET /pix`) between two instants and applies what no webhook
+   * brought, payments and devoluções; then the Pix that MED claims still hold (`GET
+   * /pix/{e2eid}`), whose returns come long after the window.
+   */
   async reconcile(from: Date, to: Date): Promise<ReceiptSummary> {
-    return this.receive(await this.provider.listReceived(from, to), 'reconciliation');
+    const receipts = await this.provider.listReceived(from, to);
+    const summary = await this.receive(receipts, 'reconciliation');
+    await this.returnsReported(receipts);
+    await this.medClaims.reconcileHeld();
+    return summary;
   }
 
   /** One reconciliation run: `GET /pix`, `GET /rec` and `GET /cobr` by window, from where the last run read to (./reconciliation.ts). */
@@ -309,6 +326,7 @@ export class PixService {
   jobs(): JobDefinition[] {
     return [
       ...this.refunds.jobs(),
+      ...this.medClaims.jobs(),
       ...this.recurrences.jobs(),
       { kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) },
       {

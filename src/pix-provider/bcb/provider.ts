@@ -76,15 +76,22 @@ export class BcbPixProvider implements PixProvider {
     return { items: items.map(recurringChargeStateOf).filter((s) => s !== null), pages: pagesOf(answer, page, items.length) };
   }
 
+  async readPix(endToEndId: string): Promise<PixReceipt | null> {
+    const answer = await this.http.call('GET', `/pix/${endToEndId}`);
+    if (answer.status === 404) return null;
+    const receipt = receiptOf(checked(answer, 'pix'));
+    if (!receipt) throw new PixProviderUnavailable('the PSP answered a Pix without its endToEndId, valor or horario');
+    return receipt;
+  }
+
   /**
-   * Only ORIGINAL travels as `natureza` in the request (the API Pix's DevolucaoSolicitada knows
-   * ORIGINAL and RETIRADA); a MED return's natureza is the PSP's to set, so a MED one is sent
-   * without it.
+   * A devolução request (DevolucaoSolicitada): natureza ORIGINAL or RETIRADA, the only two a
+   * receiver may ask for. MED returns are the PSP's to make; the type admits no MED natureza.
    */
   async refund(refund: ProviderRefund): Promise<RefundOutcome> {
     const body = {
       valor: toValor(refund.amountCents),
-      ...(refund.nature === 'ORIGINAL' ? { natureza: 'ORIGINAL' } : {}),
+      natureza: refund.nature,
       ...(refund.description ? { descricao: refund.description.slice(0, 140) } : {}),
     };
     return outcomeOf(checked(await this.http.call('PUT', devolucaoPath(refund), body), 'devolucao'));

@@ -11,7 +11,9 @@ export function acceptDisputeRoute(app: App, ctx: AppContext): void {
       tags: ['Disputes'],
       operationId: 'acceptDispute',
       summary: 'Accept a dispute',
-      description: 'Closed as lost (Accepted): the disputed amount is taken back from the receivables, as when the card network decides against the merchant. 409 when closed already.',
+      description:
+        'Closed as lost (Accepted): the disputed amount is taken back from the receivables, as when the card network decides against the merchant. ' +
+        "A MED claim (pix_med) accepted waits, held, for the PSP's MED return, which closes it (closedAt null until then). 409 when decided already.",
       security: security.gateway,
       params: DisputeIdParams,
       response: { 200: DisputeResult, ...errorResponses(400, 401, 403, 404, 409) },

@@ -13,7 +13,9 @@ export function resolveDisputeRoute(app: App, ctx: AppContext): void {
       summary: "Record a dispute's outcome (operator)",
       description:
         "won: the payment's installments are approved (A) again. lost: the disputed amount is taken back from the merchant's receivables " +
-        '(and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. 409 when closed already.',
+        '(and its split beneficiaries, in proportion); taking what was left of the payment, it is Canceled and its installments C. ' +
+        "A MED claim (pix_med) lost is marked Lost and nothing is sent: the PSP makes the MED return itself; the amount stays held (installment B) " +
+        'until that return arrives (webhook or reconciliation), which closes the claim with its refundId (closedAt null until then). 409 when decided already.',
       security: security.admin,
       params: DisputeIdParams,
       body: ResolveDisputeBody,

@@ -11,7 +11,9 @@ export function sandboxInfractionRoute(app: App, ctx: AppContext): void {
       tags: ['Sandbox'],
       operationId: 'sandboxPixInfraction',
       summary: 'Open a MED claim against a Pix (sandbox)',
-      description: 'Plays a MED claim (dispute of type pix_med) as POST /admin/disputes with pixChargeId registers one: by default FR01 (fraud) and what is left of the Pix, 10 days to respond.',
+      description:
+        'Plays a MED claim (dispute of type pix_med) as POST /admin/disputes with pixChargeId registers one: by default FR01 (fraud) and what is left of the Pix, 10 days to respond. ' +
+        'Lost or accepted, the sandbox PSP makes the MED return itself at once and reports it as a PSP does.',
       security: security.admin,
       params: PixChargeIdParams,
       body: SandboxInfractionBody,

@@ -43,17 +43,18 @@ export function pspWebhookRoutes(app: App, ctx: AppContext): void {
         tags: ['Pix'],
         operationId,
         summary: 'Pix payments and returns from the PSP (API Pix webhook)',
-        description: 'Called by the Pix PSP, not by integrators: the payments it received, each applied once by endToEndId, and the final status of refunds (devolucoes). Authenticated by PIX_WEBHOOK_ALLOWED_IPS and PIX_WEBHOOK_SECRET.',
+        description: 'Called by the Pix PSP, not by integrators: the payments it received, each applied once by endToEndId, and the final status of refunds (devolucoes), among them the MED returns the PSP made itself (natureza MED_FRAUDE or MED_OPERACIONAL), each reflected once by its rtrId. Authenticated by PIX_WEBHOOK_ALLOWED_IPS and PIX_WEBHOOK_SECRET.',
         body: PixWebhookBody,
         response: { 200: PixWebhookAnswer, ...errorResponses(400, 401, 403) },
       },
       onRequest: guard,
       handler: async (request) => {
-        const summary = await ctx.pix.receive(request.body.pix.map(toReceipt), 'webhook');
+        const receipts = request.body.pix.map(toReceipt);
+        const summary = await ctx.pix.receive(receipts, 'webhook');
         // Money in that paid nothing (another amount, unknown txid, paid twice, a slip that refused it): the operator refunds it.
         if (summary.unmatched > 0) request.log.warn({ unmatched: summary.unmatched }, 'Pix payments that paid no charge (recorded in pix_payments)');
-        // The webhook of returns: the same call, its items carrying the devoluções that reached a final status.
-        const returns = await ctx.pix.refunds.reported(request.body.pix.flatMap((item) => item.devolucoes ?? []));
+        // The webhook of returns: the same call, its items carrying the devoluções that reached a final status (ours, and the PSP's MED returns).
+        const returns = await ctx.pix.returnsReported(receipts);
         return { ...summary, returns };
       },
     });
