@@ -71,9 +71,10 @@ describe(`sandbox reset (${testDialect})`, () => {
     const res = await t.inject({ method: 'POST', url: '/sandbox/reset', headers: t.adminHeaders });
     const removed = Object.keys(res.json().removed);
     // Configuration and identity stay; `settings` holds the clock, which the reset sets itself.
+    // `pix_reconcile_cursors` tells how far the PSP's lists were read: the PSP forgets nothing on our reset.
     const KEPT = [
       'merchants', 'credentials', 'login_attempts', 'dashboard_sessions', 'card_keys', 'settings', 'merchant_pricing', 'antifraud_settings',
-      'antifraud_blocklist', 'acquirer_connections', 'webhook_subscriptions', 'kysely_migration', 'kysely_migration_lock',
+      'antifraud_blocklist', 'acquirer_connections', 'webhook_subscriptions', 'pix_reconcile_cursors', 'kysely_migration', 'kysely_migration_lock',
     ];
     // PostgreSQL: this test file's own schema only (the introspection lists every schema's tables).
     const schema = testDialect === 'postgres' ? (await sql<{ s: string }>`select current_schema() as s`.execute(t.ctx.database.db)).rows[0].s : undefined;
