@@ -71,7 +71,7 @@ async function topUp(db: Database, merchant: { merchantId: string; accountNumber
       const value = 1000 + (i % 100_000);
       const paid = i < count / 2;
       const seq = 10_000_000 + i; // our number only: the row's own seq is generated
-      const reg = registrationOf({ seq, account_number: merchant.accountNumber, due_date: due, value, pix: i % 2 }, { name: 'Bench Store', document_number: '11222333000181' }, '001');
+      const reg = registrationOf({ seq, account_number: merchant.accountNumber, due_date: due, value, pix: i % 2 }, { name: 'Bench Store', document_number: '11222333000181', city: 'São Paulo' }, '001');
       rows.push({
         id: randomUUID(), merchant_id: merchant.merchantId, account_number: merchant.accountNumber, value, issue_date: today, due_date: due,
         payer_document: cpf(i), payer_name: `Pagador ${i}`, payer_street_and_number: `Rua ${i}, 100`, payer_zip_code: '01310100', payer_city: 'São Paulo',

@@ -97,7 +97,7 @@ describe('interleaved 2 of 5', () => {
   });
 
   it('the registration barcode of a slip is what the PDF draws', () => {
-    const reg = registrationOf({ seq: 7, account_number: 100001, due_date: '2026-12-10', value: 123456, pix: 0 }, { name: 'Loja', document_number: '11222333000181' }, '001');
+    const reg = registrationOf({ seq: 7, account_number: 100001, due_date: '2026-12-10', value: 123456, pix: 0 }, { name: 'Loja', document_number: '11222333000181', city: 'Curitiba' }, '001');
     expect(decodeItf(encodeItf(reg.bar_code))).toBe(reg.bar_code);
     expect(reg.digitable_line).toBe(barcodeToLine(reg.bar_code));
   });

@@ -19,6 +19,13 @@ describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => 
   });
   afterAll(() => t.close());
 
+  /** The fields of a code that parses. */
+  function brCodeOf(emv: string) {
+    const code = parseBrCode(emv);
+    if (!code.ok) throw new Error(code.error);
+    return code.value;
+  }
+
   /** Reads a code's location as a bank app would (the code carries no scheme; the host is ours). */
   async function readLocation(emv: string) {
     const code = parseBrCode(emv);
@@ -60,6 +67,7 @@ describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => 
     const cobv = JSON.parse(new TextDecoder().decode(payload));
     expect(cobv.txid).toBe(code.txid);
     expect(code.amountCents).toBeUndefined(); // the day's amount is the location's valor.final
+    expect(code.merchantCity).toBe('SAO PAULO'); // the default address's city, as the code writes it
     expect(cobv).toMatchObject({
       valor: { original: '150.75', final: '150.75' },
       calendario: { dataDeVencimento: body.dueDate, validadeAposVencimento: 0 },
@@ -110,12 +118,16 @@ describe(`the sandbox PSP serves what a bank app reads (${testDialect})`, () => 
     };
     // A CPF receiver: PessoaFisica with the address (API Pix DadosRecebedor).
     expect((await read()).recebedor).toEqual({ cpf: '52998224725', nome: 'Loja Recife', logradouro: address.street, cidade: 'Recife', uf: 'PE', cep: '50050000' });
+    // The code names the same city (BR Code field 60: ASCII, upper case).
+    expect(brCodeOf(charge.pixEmv).merchantCity).toBe('RECIFE');
 
     const moved = { street: 'Avenida Afonso Pena, 1212, Centro', city: 'Belo Horizonte', state: 'MG', zipCode: '30130003' };
     const put = await t.inject({ method: 'PUT', url: `/admin/merchants/${merchant.merchantId}/address`, headers: t.adminHeaders, payload: moved });
     expect(put.statusCode, put.body).toBe(200);
     expect(put.json()).toMatchObject({ merchantId: merchant.merchantId, address: moved });
     expect((await read()).recebedor).toMatchObject({ logradouro: moved.street, cidade: 'Belo Horizonte', uf: 'MG', cep: '30130003' });
+    const later = (await t.inject({ method: 'POST', url: CHARGES, headers: { authorization: `Bearer ${token}` }, payload: { amount: 700 } })).json();
+    expect(brCodeOf(later.pixEmv).merchantCity).toBe('BELO HORIZONTE');
   });
 });
 

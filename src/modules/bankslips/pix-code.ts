@@ -7,13 +7,14 @@ import { earlyDiscounts } from './discounts.js';
  * the due date, how many days after it the slip may still be paid (up to its late-payment
  * limit, when late payment is allowed), and the payer.
  */
-export function dueChargeOf(slip: BankSlipRow, merchantName: string) {
+export function dueChargeOf(slip: BankSlipRow, merchantName: string, merchantCity: string) {
   const late = slip.overdue_allow === 1;
   const daysAfterDue = slip.overdue_allow === 1 && slip.overdue_date_limit ? Math.max(daysBetween(slip.due_date, slip.overdue_date_limit), 0) : 0;
   return {
     sourceId: slip.id,
     merchantId: slip.merchant_id,
     merchantName,
+    merchantCity,
     amountCents: BigInt(slip.value),
     dueDate: slip.due_date,
     daysAfterDue,

@@ -3,13 +3,6 @@ import { buildBrCode } from '../../domain/pix.js';
 import { buildFreeField, ourNumberOf } from './free-field.js';
 import type { BankSlipRow } from './row.js';
 
-/**
- * The merchant record has no address yet, and a BR Code must name the receiver's city (EMV tag
- * 60). Payer apps show it; they do not route by it. Replace with the merchant's city once
- * merchants carry one.
- */
-export const PIX_MERCHANT_CITY = 'SAO PAULO';
-
 export interface Registration {
   our_number: string;
   bar_code: string;
@@ -25,7 +18,7 @@ export interface Registration {
  */
 export function registrationOf(
   slip: Pick<BankSlipRow, 'seq' | 'account_number' | 'due_date' | 'value' | 'pix'>,
-  merchant: { name: string; document_number: string },
+  merchant: { name: string; document_number: string; city: string },
   bankCode: string,
 ): Registration {
   const ourNumber = ourNumberOf(slip.seq);
@@ -38,7 +31,7 @@ export function registrationOf(
   let pixEmv: string | null = null;
   if (slip.pix === 1) {
     try {
-      pixEmv = buildBrCode({ pixKey: merchant.document_number, amountCents: BigInt(slip.value), merchantName: merchant.name, merchantCity: PIX_MERCHANT_CITY, txid: ourNumber });
+      pixEmv = buildBrCode({ pixKey: merchant.document_number, amountCents: BigInt(slip.value), merchantName: merchant.name, merchantCity: merchant.city, txid: ourNumber });
     } catch (error) {
       throw new RangeError(`the Pix code cannot be built: ${error instanceof Error ? error.message : String(error)}`);
     }

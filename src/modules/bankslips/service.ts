@@ -21,6 +21,7 @@ import { checkIssueRules, checkRange, dateBound } from './rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
 import { recordEvent, recordTransition } from './transitions.js';
 import { dueChargeOf } from './pix-code.js';
+import { shownAddress } from '../merchants/service.js';
 import { withSlot } from '../../http/stream-slots.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
@@ -97,10 +98,10 @@ export class BankSlipService {
     let registration: Registration;
     try {
       const merchant = await ctx.merchants.get(slip.merchant_id);
-      registration = registrationOf(slip, { name: merchant.name, document_number: merchant.documentNumber }, ctx.config.bankSlipBankCode);
+      registration = registrationOf(slip, { name: merchant.name, document_number: merchant.documentNumber, city: shownAddress(merchant.address).city }, ctx.config.bankSlipBankCode);
       // The printed Pix code is a charge with a due date at the PSP (API Pix cobv; the sandbox's
       // when PIX_PROVIDER=sandbox), whose location a bank app reads; the same code on a retry.
-      if (slip.pix === 1) registration.pix_emv = await ctx.pix.dueChargeCode(dueChargeOf(slip, merchant.name));
+      if (slip.pix === 1) registration.pix_emv = await ctx.pix.dueChargeCode(dueChargeOf(slip, merchant.name, shownAddress(merchant.address).city));
     } catch (error) {
       if (!(error instanceof RangeError) && !lastAttempt) throw error;
       await this.fail(slip, errorMessage(error));

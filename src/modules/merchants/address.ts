@@ -44,6 +44,18 @@ export function checkAddress(address: MerchantAddress, prefix: string): { ok: tr
   return { ok: true, columns: { address_street: street, address_city: city, address_state: address.state, address_zip_code: address.zipCode } };
 }
 
+/**
+ * The address a merchant registered without one is shown with: a Pix location's receiver
+ * (`CobVPayload.recebedor` requires one) and the city its Pix codes name (BR Code field 60).
+ * The operator sets the merchant's own with `PUT /admin/merchants/{merchantId}/address`.
+ */
+export const DEFAULT_ADDRESS: MerchantAddress = { street: 'Praça da Sé, lado ímpar, Sé', city: 'São Paulo', state: 'SP', zipCode: '01001000' };
+
+/** Where the merchant is, as its Pix charges show it: its own address, or the default one. */
+export function shownAddress(address: MerchantAddress | null): MerchantAddress {
+  return address ?? DEFAULT_ADDRESS;
+}
+
 /** The stored address, or null for a merchant registered without one. */
 export function addressOf(row: MerchantRow): MerchantAddress | null {
   if (row.address_street === null || row.address_city === null || row.address_state === null || row.address_zip_code === null) return null;

@@ -4,6 +4,8 @@ import type { Database, Executor } from '../../db/connection.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { ApiError, notFound } from '../../http/errors.js';
 import { addressOf, checkAddress, NO_ADDRESS, type MerchantAddress } from './address.js';
+
+export { DEFAULT_ADDRESS, shownAddress } from './address.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';

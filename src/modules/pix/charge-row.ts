@@ -3,8 +3,6 @@ import type { Selectable } from 'kysely';
 import type { PixChargesTable } from '../../db/schema.js';
 import { percentNumber } from './due-terms.js';
 
-/** Merchants have no city on record yet; the BR Code requires one (field 60). */
-export const MERCHANT_CITY = 'SAO PAULO';
 const CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
 export const randomCode = (): string => Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');

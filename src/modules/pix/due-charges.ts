@@ -5,14 +5,13 @@ import { buildBrCode } from '../../domain/pix.js';
 import type { PixProvider } from '../../pix-provider/types.js';
 import { discountsJson, providerDueCharge } from './due-terms.js';
 
-/** Merchants have no city on record yet; the BR Code requires one (field 60). */
-const MERCHANT_CITY = 'SAO PAULO';
-
 export interface NewDueCharge {
   /** What the code pays (a bank slip's id): one code per source, the same on every call. */
   sourceId: string;
   merchantId: string;
   merchantName: string;
+  /** The city the code names (BR Code field 60): the merchant's, as its charges show it. */
+  merchantCity: string;
   amountCents: bigint;
   dueDate: string;
   daysAfterDue: number;
@@ -65,7 +64,7 @@ export class DueCharges {
     };
     const locationUrl = await this.deps.locate(() => this.deps.provider.createDueCharge(providerDueCharge(txid, row)));
     // No amount in the code: the payer's bank reads the day's amount at the location.
-    const pixEmv = buildBrCode({ locationUrl, merchantName: input.merchantName, merchantCity: MERCHANT_CITY, txid });
+    const pixEmv = buildBrCode({ locationUrl, merchantName: input.merchantName, merchantCity: input.merchantCity, txid });
     await db
       .insertInto('pix_due_charges')
       .values({ ...row, pix_emv: pixEmv, status: 'Pending', paid_at: null, created_at: this.deps.clock.now().toISOString() })

@@ -4,7 +4,7 @@ import { amountDueOn, dueColumnsOf, type DueTermsColumns } from './due-terms.js'
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { brasiliaDate } from '../../domain/brasilia.js';
-import type { Merchant, MerchantAddress, MerchantService } from '../merchants/service.js';
+import { shownAddress, type Merchant, type MerchantService } from '../merchants/service.js';
 import { formatFixed } from '../../domain/money.js';
 import { locationNotFound, pricingDay, type LocationQuery } from './location-query.js';
 
@@ -44,19 +44,11 @@ export interface DueLocation extends DueTermsColumns {
   status: 'ATIVA' | 'CONCLUIDA' | 'REMOVIDA_PELO_PSP';
 }
 
-/**
- * The receiver's address a location shows for a merchant registered without one. `CobVPayload`
- * requires `logradouro`, `cidade`, `uf` and `cep`; the sandbox fills them with this one, a real
- * address in São Paulo (the city its codes name), until the operator sets the merchant's own
- * (`PUT /admin/merchants/{merchantId}/address`).
- */
-export const SANDBOX_RECEIVER_ADDRESS: MerchantAddress = { street: 'Praça da Sé, lado ímpar, Sé', city: 'São Paulo', state: 'SP', zipCode: '01001000' };
-
 const person = (document: string, nome: string) => (document.length === 11 ? { cpf: document, nome } : { cnpj: document, nome });
 
-/** The receiver (`recebedor`): the merchant's document, name and address, or the sandbox's default address. */
+/** The receiver (`recebedor`): the merchant's document, name and address, or the default address. */
 function receiverOf(merchant: Pick<Merchant, 'name' | 'documentNumber' | 'address'>) {
-  const address = merchant.address ?? SANDBOX_RECEIVER_ADDRESS;
+  const address = shownAddress(merchant.address);
   return { ...person(merchant.documentNumber, merchant.name), logradouro: address.street, cidade: address.city, uf: address.state, cep: address.zipCode };
 }
 

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { MERCHANT_CITY, randomCode, randomNsu, toPixCharge } from './charge-row.js';
+import { randomCode, randomNsu, toPixCharge } from './charge-row.js';
 export { toPixCharge } from './charge-row.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixChargeEvent } from './settle.js';
@@ -11,7 +11,7 @@ import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
-import type { MerchantService } from '../merchants/service.js';
+import { shownAddress, type MerchantService } from '../merchants/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
 import { PixProviderRefused, type PixProvider, type PixReceipt } from '../../pix-provider/types.js';
@@ -162,7 +162,7 @@ export class PixService {
         reference_transaction: body.referenceTransaction ?? null,
         status: 'Pending',
         // A charge with a due date carries no amount in its code: the payer's bank reads the day's amount at the location.
-        pix_emv: buildBrCode({ locationUrl, amountCents: due ? undefined : body.amount, merchantName: merchant.name, merchantCity: MERCHANT_CITY, txid, description: body.description }),
+        pix_emv: buildBrCode({ locationUrl, amountCents: due ? undefined : body.amount, merchantName: merchant.name, merchantCity: shownAddress(merchant.address).city, txid, description: body.description }),
         nsu: randomNsu(),
         cod_auth: randomCode(),
         expires_at: expiresAt.toISOString(),

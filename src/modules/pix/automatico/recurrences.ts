@@ -3,13 +3,14 @@ import type { Executor } from '../../../db/connection.js';
 import { brasiliaDate } from '../../../domain/brasilia.js';
 import { buildBrCode } from '../../../domain/pix.js';
 import { recurrenceIdOf, RETRY_POLICY } from '../../../domain/pix-automatico.js';
+import { shownAddress } from '../../merchants/service.js';
 import { cobrCancelRule, recCancelRule } from '../../../domain/pix-cancel.js';
 import { ApiError, notFound } from '../../../http/errors.js';
 import type { JobDefinition } from '../../../jobs/registry.js';
 import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
 import { PixProviderRefused } from '../../../pix-provider/types.js';
 import { recordEvents } from '../../webhooks/outbox.js';
-import { MERCHANT_CITY, pendingChargeRow } from '../charge-row.js';
+import { pendingChargeRow } from '../charge-row.js';
 import { pixChargeEvent } from '../settle.js';
 import { recurrencePayload } from './payload.js';
 import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
@@ -32,8 +33,8 @@ const DAY_MS = 86_400_000;
  * As the Manual de Padrões para Iniciação do Pix asks of a dynamic code, it carries no amount and
  * `***` for the txid: the payer's bank reads both from the charge's payload.
  */
-export function journeyThreeCode(input: { chargeLocation: string; recurrenceLocation: string; merchantName: string }): string {
-  return buildBrCode({ locationUrl: input.chargeLocation, recurrenceLocationUrl: input.recurrenceLocation, merchantName: input.merchantName, merchantCity: MERCHANT_CITY, txid: '***' });
+export function journeyThreeCode(input: { chargeLocation: string; recurrenceLocation: string; merchantName: string; merchantCity: string }): string {
+  return buildBrCode({ locationUrl: input.chargeLocation, recurrenceLocationUrl: input.recurrenceLocation, merchantName: input.merchantName, merchantCity: input.merchantCity, txid: '***' });
 }
 
 /** A recurrence created at the PSP, ready to be recorded with its subscription. */
@@ -123,7 +124,7 @@ export class PixRecurrences {
     for (const [what, url] of [['location', chargeLocation], ['recurrence location', location]]) {
       if (url.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's ${what} is ${url.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
     }
-    const pixEmv = journeyThreeCode({ chargeLocation, recurrenceLocation: location, merchantName: merchant.name });
+    const pixEmv = journeyThreeCode({ chargeLocation, recurrenceLocation: location, merchantName: merchant.name, merchantCity: shownAddress(merchant.address).city });
     const at = now.toISOString();
     const row: RecurrenceRow = {
       recurrence_id: recurrenceId, merchant_id: input.merchantId, account_number: input.accountNumber, subscription_id: input.subscriptionId,
