@@ -4,6 +4,7 @@ import { testDialect } from '../support/database.js';
 import type { TestApp } from '../support/harness.js';
 import { settlementMerchant } from '../settlement/support.js';
 import { subscribe } from '../webhooks/support.js';
+import { DashboardClient } from '../dashboard/support.js';
 import { pspGateway, WEBHOOK_PATH, WEBHOOK_SECRET, type PspGateway } from './psp-support.js';
 
 const CHARGES = '/gateway/v1/pix/charges';
@@ -63,6 +64,11 @@ describe(`MED claims through the API Pix (${testDialect})`, () => {
     expect(await detail(charge.id)).toMatchObject({ refundedAmount: 0, medDisputeId: d.disputeId, medHeldAmount: 1500, refundable: 2500 });
     expect(await installment(charge.id)).toBe('B');
     expect(psp.devolucaoRequests(pix.endToEndId)).toBe(0);
+    // The merchant's dashboard says what the claim waits for.
+    const board = new DashboardClient(t);
+    await board.loginMerchant(m);
+    const page = async () => /id="med-return">([^<]*)</.exec((await board.get(`/dashboard/disputes/${d.disputeId}`)).body)?.[1];
+    expect(await page()).toBe('Aguardando a devolução que o PSP faz do valor bloqueado');
 
     const made = await psp.loseMed(pix.endToEndId, { natureza: 'MED_FRAUDE' });
     expect(psp.webhookCalls.at(-1)?.status).toBe(200);
@@ -75,6 +81,7 @@ describe(`MED claims through the API Pix (${testDialect})`, () => {
       expect(await installment(charge.id)).toBe('A');
     };
     await reflected();
+    expect(await page()).toBe(made.rtrId);
     // The PSP repeats its webhook; reconciliation reads the same Pix in `GET /pix`.
     const answer = await t.inject({ method: 'POST', url: WEBHOOK_PATH, headers: { authorization: `Bearer ${WEBHOOK_SECRET}` }, payload: { pix: [psp.received.find((p) => p.endToEndId === pix.endToEndId)] } });
     expect(answer.json()).toMatchObject({ duplicates: 1, returns: 0 });

@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { ApiError, type ErrorItem } from '../../../../http/errors.js';
-import { html } from '../../../../http/html.js';
+import { html, type SafeHtml } from '../../../../http/html.js';
 import { MAX_SUBMISSION_BYTES } from '../../../disputes/evidence.js';
 import { DisputeIdParams, EvidenceBody, type DisputeResult } from '../../../disputes/schemas.js';
 import { brl, date, dateTime } from '../../format.js';
@@ -98,6 +98,8 @@ const strings = bilingual(
     respondBy: 'Prazo para evidências',
     created: 'Aberta em',
     closed: 'Encerrada em',
+    medReturn: 'Devolução MED',
+    awaitingReturn: 'Aguardando a devolução que o PSP faz do valor bloqueado',
     evidence: 'Evidências enviadas',
     noEvidence: 'Nenhuma evidência enviada.',
     send: 'Enviar evidências',
@@ -121,6 +123,8 @@ const strings = bilingual(
     respondBy: 'Evidence due by',
     created: 'Opened',
     closed: 'Closed',
+    medReturn: 'MED return',
+    awaitingReturn: 'Awaiting the return the PSP makes from the blocked amount',
     evidence: 'Evidence sent',
     noEvidence: 'No evidence sent.',
     send: 'Send evidence',
@@ -142,6 +146,17 @@ interface DisputeView {
   errors?: ErrorItem[];
 }
 
+/**
+ * A MED claim decided against the merchant: the PSP returns the blocked amount itself, and the
+ * claim closes when that return is reported. Until then it reads as awaiting it.
+ */
+function medReturn(t: ReturnType<typeof strings>, d: DisputeResult): SafeHtml | '' {
+  if (d.type !== 'pix_med') return '';
+  if (d.refundId) return html`<dt>${t.medReturn}</dt><dd class="mono" id="med-return">${d.refundId}</dd>`;
+  if (d.closedAt === null && (d.status === 'Lost' || d.status === 'Accepted')) return html`<dt>${t.medReturn}</dt><dd id="med-return">${t.awaitingReturn}</dd>`;
+  return '';
+}
+
 function render(page: PageContext, view: DisputeView): string {
   const t = strings(page.lang);
   const d = view.dispute;
@@ -155,6 +170,7 @@ function render(page: PageContext, view: DisputeView): string {
 <dt>${t.respondBy}</dt><dd>${date(d.respondBy)}</dd>
 <dt>${t.created}</dt><dd>${dateTime(d.createdAt)}</dd>
 ${d.closedAt ? html`<dt>${t.closed}</dt><dd>${dateTime(d.closedAt)}</dd>` : ''}
+${medReturn(t, d)}
 </dl></section>`;
   const evidence = html`<section class="card" aria-labelledby="evidence-title"><h2 id="evidence-title">${t.evidence}</h2>
 ${d.evidence.length === 0
