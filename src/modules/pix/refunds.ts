@@ -293,7 +293,7 @@ function providerRefundOf(refund: PixRefundRow): ProviderRefund {
 }
 
 /** The endToEndId of the Pix that paid the charge (the PSP's report); none in the sandbox. */
-async function endToEndIdOf(db: Executor, chargeId: string): Promise<string | null> {
+export async function endToEndIdOf(db: Executor, chargeId: string): Promise<string | null> {
   const row = await db.selectFrom('pix_payments').select('end_to_end_id').where('charge_id', '=', chargeId).where('outcome', '=', 'applied').executeTakeFirst();
   return row?.end_to_end_id ?? null;
 }

@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/connection.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import type { ProviderReturn } from '../../pix-provider/types.js';
+import { endToEndIdOf } from './refunds.js';
 
 export const SANDBOX_MED_RETURN_JOB = 'pix.med.sandbox_return';
 
@@ -57,8 +58,7 @@ export class SandboxMedPsp {
       status: 'Refunded',
     };
     // The sandbox's immediate charges are paid without an endToEndId: the report names the charge.
-    const paid = await this.deps.database.db.selectFrom('pix_payments').select('end_to_end_id').where('charge_id', '=', claim.chargeId).where('outcome', '=', 'applied').executeTakeFirst();
-    await this.report(claim.chargeId, paid?.end_to_end_id ?? null, [devolucao]);
+    await this.report(claim.chargeId, await endToEndIdOf(this.deps.database.db, claim.chargeId), [devolucao]);
   }
 
   jobs(): JobDefinition[] {

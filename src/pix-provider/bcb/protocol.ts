@@ -9,6 +9,8 @@ import type { PixReceipt, ProviderReturn, RefundOutcome, ReturnNature } from '..
 export const VALOR = /^\d{1,10}\.\d{2}$/;
 /** An endToEndId: E + the payer's PSP ISPB (8) + date and time + a sequence, 32 alphanumerics. */
 export const END_TO_END_ID = /^[A-Za-z0-9]{32}$/;
+/** A devolução's id, the receiver's or the PSP's (API Pix `Devolucao.id`). */
+const DEVOLUCAO_ID = /^[a-zA-Z0-9]{1,35}$/;
 
 export const toValor = (cents: bigint): string => formatFixed(cents, 2);
 export const fromValor = (valor: string): bigint => BigInt(valor.replace('.', ''));
@@ -32,7 +34,7 @@ export const PixItem = Type.Object(
       Type.Array(
         Type.Object(
           {
-            id: Type.String({ pattern: '^[a-zA-Z0-9]{1,35}$' }),
+            id: Type.String({ pattern: DEVOLUCAO_ID.source }),
             rtrId: Type.Optional(Type.String({ maxLength: 140 })),
             valor: Type.String({ pattern: VALOR.source }),
             natureza: Type.Optional(Type.String({ maxLength: 40 })),
@@ -79,7 +81,7 @@ export const RTR_ID = /^[A-Za-z0-9]{32}$/;
 /** A `Devolucao` in the gateway's terms; null when it lacks what any reading needs (its id, valor, a known status). */
 export function returnOf(value: unknown): ProviderReturn | null {
   const d = value as { id?: unknown; rtrId?: unknown; valor?: unknown; natureza?: unknown; status?: unknown; motivo?: unknown } | null;
-  if (!d || typeof d.id !== 'string' || !/^[a-zA-Z0-9]{1,35}$/.test(d.id) || typeof d.valor !== 'string' || !VALOR.test(d.valor)) return null;
+  if (!d || typeof d.id !== 'string' || !DEVOLUCAO_ID.test(d.id) || typeof d.valor !== 'string' || !VALOR.test(d.valor)) return null;
   const status = REFUND_STATUS[String(d.status ?? '')];
   if (!status) return null;
   // Absent, the API Pix reads it as ORIGINAL.
