@@ -131,7 +131,10 @@ describe(`the cobv location is priced for the payer's date, DPP (${testDialect})
     expect((await read(slip.pixEmv)).valor).toEqual({ original: '150.75', final: '150.75' });
     // 150.75 six days late: 2% once (3.015 -> 3.02) and 1% a month for 6 days (0.3015 -> 0.30).
     expect((await read(slip.pixEmv, `?DPP=${addDays(due, 6)}`)).valor).toEqual({ original: '150.75', multa: '3.02', juros: '0.30', final: '154.07' });
-    expect(await refused(slip.pixEmv, `?DPP=${addDays(due, 21)}`)).toEqual([expect.objectContaining({ propriedade: 'DPP' })]);
+    // The slip's date limit is payable up to the next business day when it falls on a weekend or holiday.
+    const last = lastPayableDay(due, 20);
+    expect((await read(slip.pixEmv, `?DPP=${last}`)).valor.final).toBeDefined();
+    expect(await refused(slip.pixEmv, `?DPP=${addDays(last, 1)}`)).toEqual([expect.objectContaining({ propriedade: 'DPP' })]);
   });
 
   it('"today" is the Brasília date: the discount and the due date turn at midnight in Brasília (03:00 UTC), not at midnight UTC', async () => {
