@@ -13,7 +13,7 @@ export interface PaymentDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'consumeToken'>;
+  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'consumeToken'>;
   antifraud: Pick<AntiFraudEngine, 'assess'>;
   settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
