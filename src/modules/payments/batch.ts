@@ -39,30 +39,41 @@ interface NewRowOf {
   now: Date;
 }
 
-/** A new payment's row, assessed by anti-fraud and priced for its splits (Pending, or Denied by anti-fraud). */
-export async function assessedRow(ctx: PaymentDeps, executor: Executor, p: NewRowOf): Promise<PaymentRow> {
-  const customer = p.body.customer;
-  const assessment = await ctx.antifraud.assess(executor, {
-    merchantId: p.payer.merchantId,
-    amount: p.body.payment.amount,
-    cardFingerprint: p.card.fingerprint,
-    customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
-  });
-  const pricing = p.splits.length ? await ctx.settlement.pricing.get(executor, p.payer.merchantId) : undefined;
-  return newPaymentRow({
-    paymentId: p.paymentId,
-    merchantId: p.payer.merchantId,
-    accountNumber: p.payer.accountNumber,
-    body: p.body,
-    card: p.card,
-    assessment,
-    splits: pricing ? splitShares(p.splits, p.body.payment.amount, p.body.payment.installments, pricing) : [],
-    billingId: p.billingId,
-    at: p.now.toISOString(),
-    // Set with the insert: should we die before the send, the settle window runs from here.
-    sentAt: ctx.clock.wallNow().toISOString(),
-    recoverAt: p.recoverAt,
-  });
+/** New payments' rows, assessed by anti-fraud (in one statement) and priced for their splits: Pending, or Denied by anti-fraud. */
+export async function assessedRows(ctx: PaymentDeps, executor: Executor, payments: readonly NewRowOf[]): Promise<PaymentRow[]> {
+  const assessments = await ctx.antifraud.assessMany(
+    executor,
+    payments.map(({ payer, body, card }) => {
+      const customer = body.customer;
+      return {
+        merchantId: payer.merchantId,
+        amount: body.payment.amount,
+        cardFingerprint: card.fingerprint,
+        customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
+      };
+    }),
+  );
+  const rows: PaymentRow[] = [];
+  for (const [i, p] of payments.entries()) {
+    const pricing = p.splits.length ? await ctx.settlement.pricing.get(executor, p.payer.merchantId) : undefined;
+    rows.push(
+      newPaymentRow({
+        paymentId: p.paymentId,
+        merchantId: p.payer.merchantId,
+        accountNumber: p.payer.accountNumber,
+        body: p.body,
+        card: p.card,
+        assessment: assessments[i],
+        splits: pricing ? splitShares(p.splits, p.body.payment.amount, p.body.payment.installments, pricing) : [],
+        billingId: p.billingId,
+        at: p.now.toISOString(),
+        // Set with the insert: should we die before the send, the settle window runs from here.
+        sentAt: ctx.clock.wallNow().toISOString(),
+        recoverAt: p.recoverAt,
+      }),
+    );
+  }
+  return rows;
 }
 
 /** What a sent payment answers its caller: 201, or 502 for an unknown outcome or an acquirer failure (96, nothing charged). */
@@ -90,22 +101,20 @@ export async function createMany(ctx: PaymentDeps, authorizations: Authorization
     items.flatMap(({ payer, body }) => (body.cardInfo.vaultId === undefined ? [] : [{ merchantId: payer.merchantId, vaultId: body.cardInfo.vaultId }])),
   );
   const now = ctx.clock.now();
-  const made = await Promise.all(
-    items.map(async (item, index) => {
-      try {
-        const splits = checkPaymentRules(item.body);
-        const stored = item.body.cardInfo.vaultId === undefined ? undefined : cards.get(item.body.cardInfo.vaultId);
-        if (!stored) throw new ApiError(404, 'not_found', 'cardInfo.vaultId not found.');
-        const card = checkCardAgreement(chargeableVault(stored), item.body.cardInfo);
-        const row = await assessedRow(ctx, db, { ...item, splits, card, recoverAt: null, now });
-        return [{ index, row, card }];
-      } catch (error) {
-        results[index] = asError(error);
-        return [];
-      }
-    }),
-  );
-  const rows = made.flat();
+  const ready = items.flatMap((item, index) => {
+    try {
+      const splits = checkPaymentRules(item.body);
+      const stored = item.body.cardInfo.vaultId === undefined ? undefined : cards.get(item.body.cardInfo.vaultId);
+      if (!stored) throw new ApiError(404, 'not_found', 'cardInfo.vaultId not found.');
+      const card = checkCardAgreement(chargeableVault(stored), item.body.cardInfo);
+      return [{ index, card, of: { ...item, splits, card, recoverAt: null, now } }];
+    } catch (error) {
+      results[index] = asError(error);
+      return [];
+    }
+  });
+  const assessed = await assessedRows(ctx, db, ready.map((r) => r.of));
+  const rows = ready.map(({ index, card }, i) => ({ index, card, row: assessed[i] }));
   // Denied by anti-fraud: settled at the insert with its event, never sent (rare: each alone).
   for (const { index, row } of rows.filter(({ row }) => row.status === 'Denied')) {
     try {

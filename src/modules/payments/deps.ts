@@ -14,7 +14,7 @@ export interface PaymentDeps {
   logger: Logger;
   queue: JobQueue;
   cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'consumeToken'>;
-  antifraud: Pick<AntiFraudEngine, 'assess'>;
+  antifraud: Pick<AntiFraudEngine, 'assessMany'>;
   settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
 }

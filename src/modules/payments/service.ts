@@ -5,7 +5,7 @@ import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { Authorizations, reportOutcome, type Resolution } from './authorization.js';
-import { assessedRow, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
+import { assessedRows, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
 import type { PaymentDeps } from './deps.js';
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
 import { toPaymentResult } from './payment-row.js';
@@ -94,7 +94,7 @@ export class PaymentService {
       const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
-      const row = await assessedRow(ctx, executor, { payer, body, splits, card, paymentId, billingId, recoverAt, now });
+      const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now }]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
       else await paymentsRepository.insert(executor, row);
