@@ -3919,6 +3919,37 @@ export interface operations {
                         expirationMonth?: string;
                         expirationYear?: string;
                     };
+                    /** @description 3-D Secure 2: the gateway authenticates the buyer (with deviceInfo), or takes an external authentication */
+                    threeDs?: {
+                        /** @description 01 no preference (default), 02 no challenge wanted, 03 challenge wanted, 04 challenge mandated */
+                        authenticationType?: "01" | "02" | "03" | "04";
+                        /** @description The integrator's GUID for this authentication flow */
+                        code3DS?: string;
+                        /** @description Where the buyer's browser is sent after a challenge (https outside the sandbox) */
+                        returnUrl?: string;
+                        /** @description Send the data to the issuer with no authentication and no liability shift */
+                        dataOnly?: boolean;
+                        /** @description An authentication done elsewhere (the merchant's 3DS server, the acquirer's script): sent to the acquirer with the authorization */
+                        external?: {
+                            cavv: string;
+                            eci: string;
+                            version: string;
+                            xid?: string;
+                            dsTransactionId?: string;
+                        };
+                    };
+                    /** @description The buyer's browser (EMVCo's browser data): every field is required when the gateway runs the authentication */
+                    deviceInfo?: {
+                        browserAcceptHeader?: string;
+                        browserColorDepth?: string;
+                        browserJavaEnabled?: boolean;
+                        browserLanguage?: string;
+                        browserScreenHeight?: string;
+                        browserScreenWidth?: string;
+                        browserTimeZone?: string;
+                        browserUserAgent?: string;
+                        httpBrowserIp?: string;
+                    };
                     customer?: {
                         documentType?: "cpf" | "cnpj";
                         documentNumber?: string;
@@ -3948,7 +3979,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -3971,6 +4003,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4069,7 +4114,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4092,6 +4138,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4166,7 +4225,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4189,6 +4249,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4281,7 +4354,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4304,6 +4378,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };

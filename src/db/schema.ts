@@ -174,6 +174,10 @@ export interface PaymentsTable {
   charged_back_amount: Generated<number>;
   /** Business time: when the recovery sweep next asks the acquirer about this payment while it is Pending (null: a billing's payment, which its billing recovers). */
   recover_at: string | null;
+  /** 3-D Secure of the payment (JSON, src/modules/payments/three-ds-state.ts); null without 3DS. */
+  three_ds: string | null;
+  /** The 3DS server's transaction of a challenged payment: its result is found by it. */
+  threeds_transaction_id: string | null;
 }
 
 /** A chargeback of a card payment (disputes module). */

@@ -17,6 +17,8 @@ import { checkPaymentRules } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordTransition } from './transitions.js';
 import { PaymentRecovery } from './recovery.js';
+import { PaymentAuthentication } from './authentication.js';
+import { planThreeDs, settleKnown } from './three-ds-state.js';
 import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
 import { SweepLoop } from '../../jobs/sweep-loop.js';
 
@@ -57,6 +59,8 @@ export class PaymentService {
   readonly refunds: Refunds;
   /** What the disputes module changes of a payment (./disputes.ts). */
   readonly disputes: PaymentDisputes;
+  /** The 3-D Secure step of a payment, its challenges and their expiry (./authentication.ts). */
+  readonly authentication: PaymentAuthentication;
   /** The relay of payment events (./relay.ts), poked by each recorded outcome. */
   private readonly relay: SweepLoop;
   /** The recovery of payments left Pending (./recovery.ts) and its periodic pass. */
@@ -69,7 +73,8 @@ export class PaymentService {
   ) {
     this.relay = new SweepLoop(async () => (await relayBatch(ctx)) === RELAY_BATCH, { name: 'payments.relay', intervalMs: RELAY_INTERVAL_MS, pokeMs: RELAY_POKE_MS, logger: ctx.logger });
     this.authorizations = new Authorizations(ctx, acquirer, () => this.relay.poke());
-    this.recovery = new PaymentRecovery(ctx, this.authorizations);
+    this.authentication = new PaymentAuthentication(ctx, this.authorizations, () => this.relay.poke());
+    this.recovery = new PaymentRecovery(ctx, this.authorizations, this.authentication);
     this.recoveryLoop = new SweepLoop(() => this.recovery.pass(), { name: 'payments.recovery', intervalMs: RECOVERY_INTERVAL_MS, pokeMs: RECOVERY_INTERVAL_MS, logger: ctx.logger });
     this.reads = new PaymentReadModels(ctx.database);
     this.refunds = new Refunds(ctx, acquirer);
@@ -84,6 +89,7 @@ export class PaymentService {
   async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
+    const plan = planThreeDs(body, { sandbox: ctx.threeDs.sandbox, hasServer: ctx.threeDs.server !== undefined });
     // RSA is CPU work, not database work: done before anything is written.
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
     const now = ctx.clock.now();
@@ -119,6 +125,7 @@ export class PaymentService {
         // Set with the insert: should we die before the send, the settle window runs from here.
         sentAt: ctx.clock.wallNow().toISOString(),
         recoverAt,
+        threeDs: settleKnown(plan, card.brand),
       });
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
@@ -136,7 +143,15 @@ export class PaymentService {
       return { status: 201, body: toPaymentResult(row) };
     }
 
-    const sent = await this.authorizations.send(row, card);
+    let toSend = row;
+    if (plan.kind === 'authenticate') {
+      const step = await this.authentication.authenticate(row, card, plan);
+      if (step.kind === 'done') {
+        return { status: 201, body: toPaymentResult(step.row) };
+      }
+      toSend = step.row;
+    }
+    const sent = await this.authorizations.send(toSend, card);
     // No answer and no record found at once: the recovery settles it from the acquirer's record.
     if (!sent.known) return { status: 502, error: unknownError(paymentId) };
     if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
