@@ -1,28 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
-import { testDialect } from '../support/database.js';
+import { testDialect, type TestDatabase } from '../support/database.js';
 import { paymentBody, tokenize } from '../support/cards.js';
+import { DEVICE, field, form } from '../support/three-ds.js';
 import { SANDBOX_OTP } from '../../src/threeds/sandbox/server.js';
 import { subscribe, webhookMerchant } from '../webhooks/support.js';
 
 const PAY = '/gateway/v1/payments';
 const NOTIFY = '/gateway/v1/3ds/notifications';
-export const DEVICE = {
-  browserAcceptHeader: 'text/html',
-  browserColorDepth: '24',
-  browserJavaEnabled: false,
-  browserLanguage: 'pt-BR',
-  browserScreenHeight: '900',
-  browserScreenWidth: '1440',
-  browserTimeZone: '180',
-  browserUserAgent: 'Mozilla/5.0',
-  httpBrowserIp: '198.51.100.7',
-};
 const CAVV = 'AAABB2gHA1B5EFNjWQcDAAAAAAA=';
 
-/** The value of a hidden input of an HTML page. */
-const field = (html: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1]?.replace(/&#(\d+);/g, (_, c) => String.fromCharCode(Number(c)));
-const form = (fields: Record<string, string>) => ({ payload: new URLSearchParams(fields).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 
 describe(`3-D Secure in the card payment, sandbox 3DS server (${testDialect})`, () => {
   let t: TestApp;
@@ -176,6 +163,27 @@ describe(`3-D Secure in the card payment, sandbox 3DS server (${testDialect})`, 
     // Its late result changes nothing.
     const late = await challenge(body.threeDs.acsUrl, body.threeDs.creq, SANDBOX_OTP);
     expect(late.notified.statusCode).toBe(409);
+  });
+
+  it('a challenge left open by an instance that died completes on another one, charged once', async () => {
+    const body = (await pay('4000000000001091', {})).json();
+    // A second instance over the same database: nothing of the first one's memory, only what it recorded.
+    const shared = { ...t.ctx.database, url: '', close: async () => {} } as unknown as TestDatabase;
+    const other = await testApp({ database: async () => shared });
+    try {
+      const acs = new URL(body.threeDs.acsUrl).pathname;
+      const page = await other.inject({ method: 'POST', url: acs, ...form({ creq: body.threeDs.creq }) });
+      const answer = await other.inject({ method: 'POST', url: `${acs}/answer`, ...form({ creq: field(page.body, 'creq')!, otp: SANDBOX_OTP }) });
+      const cres = field(answer.body, 'cres')!;
+      const [first, second] = await Promise.all([other.inject({ method: 'POST', url: NOTIFY, ...form({ cres }) }), t.inject({ method: 'POST', url: NOTIFY, ...form({ cres }) })]);
+      expect([first.statusCode, second.statusCode].sort()).toEqual([200, 409]);
+      const after = (await t.inject({ method: 'GET', url: `${PAY}/${body.paymentId}`, headers: m.headers })).json();
+      expect(after).toMatchObject({ status: 'Authorized', threeDs: { status: 'Challenge', liabilityShift: true } });
+      const entries = await t.ctx.database.db.selectFrom('sandbox_acquirer_ledger').select('outcome').where('idempotency_key', '=', body.paymentId).execute();
+      expect(entries).toEqual([{ outcome: 'approved' }]);
+    } finally {
+      await other.close();
+    }
   });
 
   it('a payment without threeDs answers no threeDs block', async () => {

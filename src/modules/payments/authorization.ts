@@ -54,7 +54,7 @@ function authenticationOf(s: ThreeDsState): AuthorizeAuthentication {
     ...(s.cavv ? { cavv: s.cavv } : {}),
     ...(s.version ? { version: s.version } : {}),
     ...(s.xid ? { xid: s.xid } : {}),
-    ...(s.transactionId ? { referenceId: s.transactionId } : {}),
+    ...(s.transactionId || s.dsTransactionId ? { referenceId: s.transactionId ?? s.dsTransactionId } : {}),
     ...(s.dsTransactionId ? { dsTransactionId: s.dsTransactionId } : {}),
   };
 }
