@@ -4655,7 +4655,7 @@ export interface operations {
                     paymentId?: string;
                     /** @description A paid Pix charge (a MED claim, type pix_med) */
                     pixChargeId?: string;
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104 or 10.4, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
                     /** @description Cents disputed; by default what is left of the payment or Pix */
                     amount?: number;
@@ -4680,8 +4680,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -4790,8 +4795,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -4903,8 +4913,13 @@ export interface operations {
                             /** @description The Pix charge (pix_med) */
                             pixChargeId: string | null;
                             status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                            /** @description As registered (Visa 104 or 10.4) */
                             reasonCode: string;
+                            /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                            brandReasonCode: string;
                             reasonMessage: string;
+                            /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                            liabilityShift: boolean;
                             /** @description Cents */
                             amount: number;
                             /** @description YYYY-MM-DD */
@@ -4986,8 +5001,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5104,8 +5124,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5232,8 +5257,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5334,7 +5364,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104 or 10.4, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
                 };
             };
@@ -5355,8 +5385,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5471,8 +5506,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */

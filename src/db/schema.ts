@@ -202,6 +202,8 @@ export interface DisputesTable {
   closed_at: string | null;
   /** pix_med: the MED return the PSP made (a Pix refund's id), once reflected. */
   refund_id: Generated<string | null>;
+  /** 1: a fraud chargeback of a sale whose 3-D Secure authentication shifted the liability to the issuer. */
+  liability_shift: Generated<number>;
 }
 
 export interface DisputeEvidenceTable {

@@ -8,9 +8,12 @@ import { sql, type Kysely } from 'kysely';
  * - a payment waiting for its buyer's challenge is `PendingAuthentication`, its `recover_at`
  *   the challenge's deadline (business time), found through its own partial index;
  * - `payments.threeds_transaction_id`: the 3DS server's transaction of a challenge, by which its
- *   result (the CRes posted to us) finds the payment.
+ *   result (the CRes posted to us) finds the payment;
+ * - `disputes.liability_shift`: a fraud chargeback of a sale whose authentication shifted the
+ *   liability to the issuer (lost, it is not the merchant's to pay).
  */
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('disputes').addColumn('liability_shift', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('payments').addColumn('three_ds', 'text').execute();
   await db.schema.alterTable('payments').addColumn('threeds_transaction_id', 'text').execute();
   await db.schema.createIndex('payments_threeds_transaction_idx').on('payments').column('threeds_transaction_id').unique().execute();
@@ -18,6 +21,7 @@ export async function up(db: Kysely<any>): Promise<void> {
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('disputes').dropColumn('liability_shift').execute();
   await db.schema.dropIndex('payments_challenge_deadline_idx').execute();
   await db.schema.dropIndex('payments_threeds_transaction_idx').execute();
   await db.schema.alterTable('payments').dropColumn('threeds_transaction_id').execute();
