@@ -3,6 +3,7 @@ import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { paymentBody, tokenize } from '../support/cards.js';
 import { DEVICE } from '../support/three-ds.js';
+import { DashboardClient } from '../dashboard/support.js';
 import { advanceTo, search, settlementMerchant } from '../settlement/support.js';
 
 type Merchant = Awaited<ReturnType<typeof settlementMerchant>>;
@@ -60,5 +61,30 @@ describe(`disputes of 3-D Secure payments (${testDialect})`, () => {
     const mc = await pay('5555555555554444');
     expect((await register({ paymentId: mc.paymentId, reasonCode: '48.37' })).statusCode).toBe(400);
     expect((await register({ paymentId: mc.paymentId, reasonCode: '4837' })).json()).toMatchObject({ reasonCode: '4837', brandReasonCode: '4837' });
+  });
+});
+
+describe(`the dashboard's payment page shows the authentication (${testDialect})`, () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await testApp();
+  });
+  afterAll(() => t.close());
+
+  it('status, eci, version and whose the fraud liability is', async () => {
+    const m = await settlementMerchant(t);
+    const c = new DashboardClient(t);
+    await c.loginMerchant(m);
+    const pay = async (pan: string, threeDs?: object) =>
+      (await t.inject({ method: 'POST', url: '/gateway/v1/payments', headers: m.headers, payload: paymentBody({ numberToken: await tokenize(t, m, pan) }, threeDs ? { threeDs, deviceInfo: DEVICE } : {}) })).json();
+    const silent = await pay('4000000000001000', {});
+    const page = (await c.get(`/dashboard/payments/${silent.paymentId}`)).body;
+    expect(page).toMatch(/<dd id="three-ds">Silent, ECI 05, versão 2\.2\.0<\/dd>/);
+    expect(page).toMatch(/<dd id="liability-shift">do emissor \(transferida\)<\/dd>/);
+    const attempt = await pay('5200000000001013', {});
+    expect((await c.get(`/dashboard/payments/${attempt.paymentId}`)).body).toMatch(/<dd id="liability-shift">do lojista<\/dd>/);
+    const challenged = await pay('4000000000001091', {});
+    expect((await c.get(`/dashboard/payments/${challenged.paymentId}`)).body).toContain('Aguardando autenticação');
+    expect((await c.get(`/dashboard/payments/${(await pay('4111111111111111')).paymentId}`)).body).not.toContain('id="three-ds"');
   });
 });
