@@ -5958,6 +5958,16 @@ export interface operations {
                     email?: string;
                     /** @description CPF or CNPJ of the payer, digits only */
                     documentNumber?: string;
+                    /** @description The payer's browser (the page sends it): with a 3DS server configured, the payer is authenticated with 3-D Secure */
+                    deviceInfo?: {
+                        browserColorDepth: string;
+                        browserJavaEnabled: boolean;
+                        browserLanguage: string;
+                        browserScreenHeight: string;
+                        browserScreenWidth: string;
+                        browserTimeZone: string;
+                        browserUserAgent: string;
+                    };
                 };
             };
         };
@@ -5971,7 +5981,7 @@ export interface operations {
                     "application/json": {
                         paid: boolean;
                         paymentId: string;
-                        /** @description The payment status: Authorized, Blocked or Denied */
+                        /** @description The payment status: Authorized, Blocked, Denied, or PendingAuthentication while the payer passes the 3-D Secure challenge */
                         status: string;
                         returnCode: string | null;
                         /** @description Text for the payer, in Portuguese */
@@ -5983,6 +5993,14 @@ export interface operations {
                         amount: number;
                         linkStatus: number;
                         linkStatusFormat: string;
+                        threeDs?: {
+                            /** @description Silent, Attempt, Challenge or Fail */
+                            status: string;
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open (status PendingAuthentication): the page posts creq there, in a frame */
+                            acsUrl?: string;
+                            creq?: string;
+                        };
                     };
                 };
             };
