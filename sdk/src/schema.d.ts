@@ -2767,6 +2767,10 @@ export interface operations {
                         rejectScore: number;
                         /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                         checkIpCountry: boolean;
+                        /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                        challengeAmount: number | null;
+                        /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                        challengeScore: number | null;
                     };
                 };
             };
@@ -2846,6 +2850,10 @@ export interface operations {
                     rejectScore?: number;
                     /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                     checkIpCountry?: boolean;
+                    /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                    challengeAmount?: number | null;
+                    /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                    challengeScore?: number | null;
                 };
             };
         };
@@ -2875,6 +2883,10 @@ export interface operations {
                         rejectScore: number;
                         /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                         checkIpCountry: boolean;
+                        /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                        challengeAmount: number | null;
+                        /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                        challengeScore: number | null;
                     };
                 };
             };

@@ -186,6 +186,23 @@ describe(`3-D Secure in the card payment, sandbox 3DS server (${testDialect})`, 
     }
   });
 
+  it("the merchant's anti-fraud settings ask for a challenge above an amount or from a score, for payments the gateway authenticates", async () => {
+    const other = await t.merchant();
+    const settings = (payload: object) => t.inject({ method: 'PUT', url: `/admin/merchants/${other.merchantId}/antifraud`, headers: t.adminHeaders, payload });
+    expect((await settings({ challengeAmount: 50000 })).statusCode).toBe(200);
+    const payAs = async (amount: number, threeDs: boolean) =>
+      (await t.inject({ method: 'POST', url: PAY, headers: other.headers, payload: paymentBody({ numberToken: await tokenize(t, other, '4111111111111111') }, { payment: { transactionType: 'credit', amount, productType: 'avista', installments: 1 }, ...(threeDs ? { threeDs: {}, deviceInfo: DEVICE } : {}) }) })).json();
+    expect(await payAs(60000, true)).toMatchObject({ status: 'PendingAuthentication', threeDs: { status: 'Challenge' } });
+    expect(await payAs(50000, true)).toMatchObject({ status: 'Authorized', threeDs: { status: 'Silent' } });
+    // Without a browser context there is nothing to challenge: authorized as before.
+    expect((await payAs(60000, false)).status).toBe('Authorized');
+    // From a score: the amount rule's 50 points reach challengeScore 50, under the review threshold.
+    expect((await settings({ challengeAmount: null, challengeScore: 50, amountLimit: 20000, reviewScore: 90, rejectScore: 100 })).statusCode).toBe(200);
+    expect(await payAs(30000, true)).toMatchObject({ status: 'PendingAuthentication', antiFraud: { decision: 'Accept', score: 50 } });
+    expect(await payAs(10000, true)).toMatchObject({ status: 'Authorized', threeDs: { status: 'Silent' } });
+    expect((await t.inject({ method: 'GET', url: `/admin/merchants/${other.merchantId}/antifraud`, headers: t.adminHeaders })).json()).toMatchObject({ challengeAmount: null, challengeScore: 50 });
+  });
+
   it('a payment without threeDs answers no threeDs block', async () => {
     const body = (await pay('4111111111111111', undefined, {})).json();
     expect(body.status).toBe('Authorized');

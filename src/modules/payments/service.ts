@@ -109,8 +109,11 @@ export class PaymentService {
         merchantId: payer.merchantId,
         amount: body.payment.amount,
         cardFingerprint: card.fingerprint,
+        browserContext: plan.kind === 'authenticate',
         customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
       });
+      // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
+      if (assessment.challenge && plan.kind === 'authenticate' && plan.state.authenticationType !== '04') plan.state.authenticationType = '03';
       const pricing = splits.length ? await ctx.settlement.pricing.get(executor, payer.merchantId) : undefined;
       const row = newPaymentRow({
         paymentId,
