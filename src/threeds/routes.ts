@@ -8,7 +8,7 @@ import { ApiError } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import type { ThreeDsState } from '../modules/payments/three-ds-state.js';
 import { NOTIFICATION_PATH, SANDBOX_ACS_PATH } from './connect.js';
-import { SandboxThreeDsServer, SANDBOX_OTP } from './sandbox/server.js';
+import { SandboxThreeDsServer, SANDBOX_OTP, type SandboxCReq } from './sandbox/server.js';
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -63,13 +63,22 @@ export function registerThreeDsRoutes(app: App, ctx: AppContext): void {
     const sandbox = ctx.threeDs.server;
     if (!(sandbox instanceof SandboxThreeDsServer)) return;
     const acsPath = `${base}${SANDBOX_ACS_PATH}`;
+    /** The signed CRes goes back to our notification endpoint through the browser (a form it posts at once). */
+    const answer = (reply: FastifyReply, creq: SandboxCReq, otp: string, session: string | undefined) => {
+      const cres = sandbox.answerChallenge(creq, otp.trim());
+      const nonce = randomBytes(16).toString('base64');
+      return sendPage(reply, 200, 'Sandbox ACS', autoPost(creq.notificationUrl, { cres, ...(session ? { threeDSSessionData: session } : {}) }, nonce), nonce);
+    };
 
     // The challenge: the browser posts the CReq; the page asks the one-time code.
     scope.post(acsPath, {
       schema: { hide: true, body: FormBody },
       handler: async (request, reply) => {
         const creq = request.body.creq ?? '';
-        if (!sandbox.openCReq(creq)) return sendPage(reply, 400, 'Sandbox ACS', '<p>This is not a challenge request of the sandbox 3DS server.</p>');
+        const opened = sandbox.openCReq(creq);
+        if (!opened) return sendPage(reply, 400, 'Sandbox ACS', '<p>This is not a challenge request of the sandbox 3DS server.</p>');
+        // The code may come with the CReq itself (a client without the page): answered at once.
+        if (request.body.otp !== undefined) return answer(reply, opened, request.body.otp, request.body.threeDSSessionData);
         const session = request.body.threeDSSessionData ?? '';
         return sendPage(
           reply,
@@ -82,16 +91,13 @@ export function registerThreeDsRoutes(app: App, ctx: AppContext): void {
       },
     });
 
-    // The answer: the signed CRes goes back to our notification endpoint through the browser.
+    // The code typed in the page.
     scope.post(`${acsPath}/answer`, {
       schema: { hide: true, body: FormBody },
       handler: async (request, reply) => {
         const creq = sandbox.openCReq(request.body.creq ?? '');
         if (!creq) return sendPage(reply, 400, 'Sandbox ACS', '<p>This is not a challenge request of the sandbox 3DS server.</p>');
-        const cres = sandbox.answerChallenge(creq, (request.body.otp ?? '').trim());
-        const nonce = randomBytes(16).toString('base64');
-        const fields = { cres, ...(request.body.threeDSSessionData ? { threeDSSessionData: request.body.threeDSSessionData } : {}) };
-        return sendPage(reply, 200, 'Sandbox ACS', autoPost(creq.notificationUrl, fields, nonce), nonce);
+        return answer(reply, creq, request.body.otp ?? '', request.body.threeDSSessionData);
       },
     });
   });

@@ -140,6 +140,15 @@ describe(`3-D Secure in the card payment, sandbox 3DS server (${testDialect})`, 
     expect(await ledger(body.paymentId)).toBeUndefined();
   });
 
+  it('the sandbox ACS also takes the code with the CReq in one post (JSON or form), for clients without the page', async () => {
+    const body = (await pay('4000000000001091', {})).json();
+    const answer = await t.inject({ method: 'POST', url: new URL(body.threeDs.acsUrl).pathname, payload: { creq: body.threeDs.creq, otp: SANDBOX_OTP } });
+    expect(answer.statusCode).toBe(200);
+    const notified = await t.inject({ method: 'POST', url: NOTIFY, payload: { cres: field(answer.body, 'cres')! } });
+    expect(notified.statusCode).toBe(200);
+    expect((await t.inject({ method: 'GET', url: `${PAY}/${body.paymentId}`, headers: m.headers })).json()).toMatchObject({ status: 'Authorized', threeDs: { status: 'Challenge', liabilityShift: true } });
+  });
+
   it('authenticationType 03 asks for a challenge with any card', async () => {
     expect((await pay('4111111111111111', { authenticationType: '03' })).json()).toMatchObject({ status: 'PendingAuthentication', threeDs: { status: 'Challenge' } });
   });
