@@ -1,6 +1,7 @@
 import { loadDatabaseSettings, type DatabaseSettings } from './db/settings.js';
 import { hostname } from 'node:os';
 import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
+import { loadThreeDsConfig, threeDsProblems, type ThreeDsConfig } from './threeds/config.js';
 import { loadPixConfig, pixProblems, type PixConfig } from './pix-provider/config.js';
 import { loadBankConfig, type BankConfig } from './modules/bankslips/bank-config.js';
 /**
@@ -52,6 +53,8 @@ export interface Config {
   bankSlip: BankConfig;
   /** ACQUIRER, CIELO_*, ACQUIRER_TIMEOUT_MS (src/acquirer/config.ts). */
   acquirer: AcquirerConfig;
+  /** THREEDS_SERVER, THREEDS_SERVER_URL, ... (src/threeds/config.ts). */
+  threeDs: ThreeDsConfig;
   /** PIX_PROVIDER, PIX_API_URL, PIX_CLIENT_*, PIX_*_FILE, PIX_KEY, PIX_WEBHOOK_* (src/pix-provider/config.ts). */
   pix: PixConfig;
   /** DB_*_TIMEOUT_MS: connection, statement, idle-in-transaction and start-up waits (src/db/settings.ts). */
@@ -222,6 +225,9 @@ export function loadConfig(env: Env = process.env): Config {
     acquirer: loadAcquirerConfig(env, (message) => {
       throw new ConfigError(message);
     }, integer),
+    threeDs: loadThreeDsConfig(env, mode, (message) => {
+      throw new ConfigError(message);
+    }, integer),
     pix: loadPixConfig(env, publicUrl, (message) => {
       throw new ConfigError(message);
     }, integer),
@@ -234,7 +240,7 @@ export function loadConfig(env: Env = process.env): Config {
  */
 export function assertProductionSecrets(config: Config): void {
   if (config.mode !== 'production') {
-    const problems = [...acquirerProblems(config.acquirer, config.mode), ...pixProblems(config.pix, config.mode)];
+    const problems = [...acquirerProblems(config.acquirer, config.mode), ...pixProblems(config.pix, config.mode), ...threeDsProblems(config.threeDs)];
     if (problems.length) throw new ConfigError(`Refusing to start:\n- ${problems.join('\n- ')}`);
     return;
   }
@@ -246,6 +252,7 @@ export function assertProductionSecrets(config: Config): void {
   if (!config.databaseUrlSet) problems.push('DATABASE_URL is required in production (postgres://...); the embedded ./data/gateway.db is for the sandbox');
   problems.push(...acquirerProblems(config.acquirer, config.mode));
   problems.push(...pixProblems(config.pix, config.mode));
+  problems.push(...threeDsProblems(config.threeDs));
   if (problems.length) throw new ConfigError(`Refusing to start in production mode:\n- ${problems.join('\n- ')}`);
 }
 

@@ -26,6 +26,8 @@ import { formatFixed } from './domain/money.js';
 import { AcquirerConnections } from './acquirer/connections.js';
 import { AcquirerRouter } from './acquirer/router.js';
 import { SandboxAcquirer } from './acquirer/sandbox/acquirer.js';
+import { threeDsDepsOf } from './threeds/connect.js';
+import type { ThreeDsDeps } from './modules/payments/deps.js';
 import { signingKeysOf, TokenSigner } from './modules/auth/tokens.js';
 import { MerchantService } from './modules/merchants/service.js';
 import { PaymentLinkService } from './modules/paymentlinks/service.js';
@@ -70,6 +72,8 @@ export interface AppContext {
   /** Per-merchant acquirer connections (operator API). */
   acquirerConnections: AcquirerConnections;
   payments: PaymentService;
+  /** The 3DS server and where its challenges come back (src/threeds). */
+  threeDs: ThreeDsDeps;
   /** Chargebacks of card payments: registered, answered, decided (src/modules/disputes). */
   disputes: DisputeService;
   /** Payment links and their hosted checkout (contract section 7). */
@@ -165,7 +169,8 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const acquirer = new AcquirerRouter(config.acquirer, new SandboxAcquirer(database, clock), acquirerConnections, metrics);
   // Settlement moves fully received payments to Paid through the payment service, which is built next (it needs settlement).
   const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock), (): PaymentService => payments);
-  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement, metrics }, acquirer);
+  const threeDs = threeDsDepsOf(config, cipher);
+  const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement, metrics, threeDs }, acquirer);
   const merchants = new MerchantService(database, clock, config.passwordHashCost);
   const pix = new PixService(database, clock, queue, settlement, merchants, createPixProvider(config.pix, config.publicUrl, clock), {
     intervalSeconds: config.pix.reconcileIntervalSeconds,
@@ -204,6 +209,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     acquirer,
     acquirerConnections,
     payments,
+    threeDs,
     disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement, pix: pix.medClaims }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
     recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences, chargeConcurrency: config.billingConcurrency }),

@@ -2767,6 +2767,10 @@ export interface operations {
                         rejectScore: number;
                         /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                         checkIpCountry: boolean;
+                        /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                        challengeAmount: number | null;
+                        /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                        challengeScore: number | null;
                     };
                 };
             };
@@ -2846,6 +2850,10 @@ export interface operations {
                     rejectScore?: number;
                     /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                     checkIpCountry?: boolean;
+                    /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                    challengeAmount?: number | null;
+                    /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                    challengeScore?: number | null;
                 };
             };
         };
@@ -2875,6 +2883,10 @@ export interface operations {
                         rejectScore: number;
                         /** @description Score ip_country_mismatch when the IP's configured country differs from customer.country */
                         checkIpCountry: boolean;
+                        /** @description 3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off */
+                        challengeAmount: number | null;
+                        /** @description 3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off */
+                        challengeScore: number | null;
                     };
                 };
             };
@@ -3919,6 +3931,37 @@ export interface operations {
                         expirationMonth?: string;
                         expirationYear?: string;
                     };
+                    /** @description 3-D Secure 2: the gateway authenticates the buyer (with deviceInfo), or takes an external authentication */
+                    threeDs?: {
+                        /** @description 01 no preference (default), 02 no challenge wanted, 03 challenge wanted, 04 challenge mandated */
+                        authenticationType?: "01" | "02" | "03" | "04";
+                        /** @description The integrator's GUID for this authentication flow */
+                        code3DS?: string;
+                        /** @description Where the buyer's browser is sent after a challenge (https outside the sandbox) */
+                        returnUrl?: string;
+                        /** @description Send the data to the issuer with no authentication and no liability shift */
+                        dataOnly?: boolean;
+                        /** @description An authentication done elsewhere (the merchant's 3DS server, the acquirer's script): sent to the acquirer with the authorization */
+                        external?: {
+                            cavv: string;
+                            eci: string;
+                            version: string;
+                            xid?: string;
+                            dsTransactionId?: string;
+                        };
+                    };
+                    /** @description The buyer's browser (EMVCo's browser data): every field is required when the gateway runs the authentication */
+                    deviceInfo?: {
+                        browserAcceptHeader?: string;
+                        browserColorDepth?: string;
+                        browserJavaEnabled?: boolean;
+                        browserLanguage?: string;
+                        browserScreenHeight?: string;
+                        browserScreenWidth?: string;
+                        browserTimeZone?: string;
+                        browserUserAgent?: string;
+                        httpBrowserIp?: string;
+                    };
                     customer?: {
                         documentType?: "cpf" | "cnpj";
                         documentNumber?: string;
@@ -3948,7 +3991,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -3971,6 +4015,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4069,7 +4126,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4092,6 +4150,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4166,7 +4237,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4189,6 +4261,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4281,7 +4366,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         paymentId: string;
-                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending";
+                        /** @description PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq) */
+                        status: "Authorized" | "Denied" | "Blocked" | "Canceled" | "Paid" | "Pending" | "PendingAuthentication";
                         returnCode: string | null;
                         returnMessage: string | null;
                         authorizationCode: string | null;
@@ -4304,6 +4390,19 @@ export interface operations {
                         }[];
                         /** @description Cents refunded so far; refunded in full, the payment is Canceled */
                         refundedAmount: number;
+                        threeDs?: {
+                            /** @description Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied */
+                            status: "Silent" | "Attempt" | "Challenge" | "Fail";
+                            eci: string | null;
+                            version: string | null;
+                            /** @description The issuer carries the fraud liability of this sale */
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open: where the buyer's browser posts creq */
+                            acsUrl?: string;
+                            creq?: string;
+                            /** @description The 3DS server's transaction id */
+                            transactionId?: string;
+                        };
                         /** Format: date-time */
                         createdAt: string;
                     };
@@ -4568,7 +4667,7 @@ export interface operations {
                     paymentId?: string;
                     /** @description A paid Pix charge (a MED claim, type pix_med) */
                     pixChargeId?: string;
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104 or 10.4, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
                     /** @description Cents disputed; by default what is left of the payment or Pix */
                     amount?: number;
@@ -4593,8 +4692,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -4703,8 +4807,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -4816,8 +4925,13 @@ export interface operations {
                             /** @description The Pix charge (pix_med) */
                             pixChargeId: string | null;
                             status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                            /** @description As registered (Visa 104 or 10.4) */
                             reasonCode: string;
+                            /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                            brandReasonCode: string;
                             reasonMessage: string;
+                            /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                            liabilityShift: boolean;
                             /** @description Cents */
                             amount: number;
                             /** @description YYYY-MM-DD */
@@ -4899,8 +5013,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5017,8 +5136,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5145,8 +5269,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5247,7 +5376,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /** @description The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
+                    /** @description The card network's reason code, as the acquirer reports it (Visa 104 or 10.4, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure) */
                     reasonCode: string;
                 };
             };
@@ -5268,8 +5397,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5384,8 +5518,13 @@ export interface operations {
                         /** @description The Pix charge (pix_med) */
                         pixChargeId: string | null;
                         status: "NeedsResponse" | "UnderReview" | "Won" | "Lost" | "Accepted";
+                        /** @description As registered (Visa 104 or 10.4) */
                         reasonCode: string;
+                        /** @description The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837) */
+                        brandReasonCode: string;
                         reasonMessage: string;
+                        /** @description A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables */
+                        liabilityShift: boolean;
                         /** @description Cents */
                         amount: number;
                         /** @description YYYY-MM-DD */
@@ -5831,6 +5970,16 @@ export interface operations {
                     email?: string;
                     /** @description CPF or CNPJ of the payer, digits only */
                     documentNumber?: string;
+                    /** @description The payer's browser (the page sends it): with a 3DS server configured, the payer is authenticated with 3-D Secure */
+                    deviceInfo?: {
+                        browserColorDepth: string;
+                        browserJavaEnabled: boolean;
+                        browserLanguage: string;
+                        browserScreenHeight: string;
+                        browserScreenWidth: string;
+                        browserTimeZone: string;
+                        browserUserAgent: string;
+                    };
                 };
             };
         };
@@ -5844,7 +5993,7 @@ export interface operations {
                     "application/json": {
                         paid: boolean;
                         paymentId: string;
-                        /** @description The payment status: Authorized, Blocked or Denied */
+                        /** @description The payment status: Authorized, Blocked, Denied, or PendingAuthentication while the payer passes the 3-D Secure challenge */
                         status: string;
                         returnCode: string | null;
                         /** @description Text for the payer, in Portuguese */
@@ -5856,6 +6005,14 @@ export interface operations {
                         amount: number;
                         linkStatus: number;
                         linkStatusFormat: string;
+                        threeDs?: {
+                            /** @description Silent, Attempt, Challenge or Fail */
+                            status: string;
+                            liabilityShift: boolean;
+                            /** @description While the challenge is open (status PendingAuthentication): the page posts creq there, in a frame */
+                            acsUrl?: string;
+                            creq?: string;
+                        };
                     };
                 };
             };

@@ -42,8 +42,25 @@ export interface AuthorizeRequest {
     cvv?: string;
     holderName: string;
   };
+  /**
+   * The buyer's 3-D Secure authentication (the gateway's or an external one), or `dataOnly`:
+   * the data went to the issuer with no authentication. Absent for a sale without 3DS.
+   */
+  authentication?: AuthorizeAuthentication;
   /** Sandbox only: a stored card's forced outcome (POST /sandbox/vaults/{id}/outcome). */
   forcedReturnCode?: ReturnCode;
+}
+
+export interface AuthorizeAuthentication {
+  dataOnly: boolean;
+  eci?: string;
+  /** CAVV/AAV, base64. */
+  cavv?: string;
+  version?: string;
+  xid?: string;
+  /** The 3DS server's transaction id (threeDSServerTransID). */
+  referenceId?: string;
+  dsTransactionId?: string;
 }
 
 export type AuthorizeResult =

@@ -174,6 +174,10 @@ export interface PaymentsTable {
   charged_back_amount: Generated<number>;
   /** Business time: when the recovery sweep next asks the acquirer about this payment while it is Pending (null: a billing's payment, which its billing recovers). */
   recover_at: string | null;
+  /** 3-D Secure of the payment (JSON, src/modules/payments/three-ds-state.ts); null without 3DS. */
+  three_ds: string | null;
+  /** The 3DS server's transaction of a challenged payment: its result is found by it. */
+  threeds_transaction_id: string | null;
 }
 
 /** A chargeback of a card payment (disputes module). */
@@ -198,6 +202,8 @@ export interface DisputesTable {
   closed_at: string | null;
   /** pix_med: the MED return the PSP made (a Pix refund's id), once reflected. */
   refund_id: Generated<string | null>;
+  /** 1: a fraud chargeback of a sale whose 3-D Secure authentication shifted the liability to the issuer. */
+  liability_shift: Generated<number>;
 }
 
 export interface DisputeEvidenceTable {

@@ -24,6 +24,7 @@ import { registerAntifraudRoutes } from '../modules/antifraud/routes.js';
 import { registerBankSlipRoutes } from '../modules/bankslips/routes.js';
 import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 import { registerAcquirerRoutes } from '../acquirer/routes.js';
+import { registerThreeDsRoutes } from '../threeds/routes.js';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
 import { requestLogger } from './request-logger.js';
 
@@ -116,6 +117,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerAcquirerRoutes(app, ctx);
     registerCardRoutes(app, ctx);
     registerPaymentRoutes(app, ctx);
+    registerThreeDsRoutes(app, ctx);
     registerDisputeRoutes(app, ctx);
     registerPaymentLinkRoutes(app, ctx);
     registerSettlementRoutes(app, ctx);

@@ -3,7 +3,7 @@ import { DEMO_ACCOUNT_SETTING, DEMO_PASSWORD_AD } from '../bootstrap.js';
 import type { DB } from '../db/schema.js';
 import { cardKeyAd } from '../modules/cards/keys.js';
 import { disputeFileAd } from '../modules/disputes/service.js';
-import { sealTokenAd, sealVaultAd } from '../modules/cards/service.js';
+import { sealChallengeAd, sealTokenAd, sealVaultAd } from '../modules/cards/service.js';
 import { sealedAad as webhookSubscriptionAd } from '../modules/webhooks/repository.js';
 import { LOOKUP_KEY_SETTING_PREFIX, settingAd } from './keyring.js';
 
@@ -31,6 +31,8 @@ export interface SealedColumn {
 export const SEALED_COLUMNS: readonly SealedColumn[] = [
   { table: 'vault_cards', key: 'vault_id', column: 'pan_sealed', ad: sealVaultAd },
   { table: 'card_tokens', key: 'number_token', column: 'pan_sealed', ad: sealTokenAd },
+  // The card of a payment whose 3-D Secure challenge is open (dropped when it ends).
+  { table: 'payments', key: 'payment_id', column: 'three_ds', jsonField: 'sealedCard', ad: sealChallengeAd },
   { table: 'card_keys', key: 'key_id', column: 'private_sealed', ad: cardKeyAd },
   { table: 'webhook_subscriptions', key: 'account_number', column: 'secret_sealed', ad: (key) => webhookSubscriptionAd(Number(key)) },
   { table: 'webhook_subscriptions', key: 'account_number', column: 'basic_auth_sealed', ad: (key) => webhookSubscriptionAd(Number(key)) },

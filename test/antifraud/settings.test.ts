@@ -59,6 +59,8 @@ describe(`anti-fraud settings API (${testDialect})`, () => {
       reviewScore: 30,
       rejectScore: 90,
       checkIpCountry: false,
+      challengeAmount: 100_000,
+      challengeScore: 40,
     };
     const res = await put(m.merchantId, { ...whole, extra: 1, velocity: { ...whole.velocity, other: 2 } });
     expect(res.statusCode).toBe(200);

@@ -102,7 +102,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`hosted checkout in chromium (${testDiale
     expect(body).not.toContain('4111 1111');
     expect(body).not.toMatch(/\d{12,19}/);
     const payload = JSON.parse(body);
-    expect(Object.keys(payload).sort()).toEqual(['cardholderName', 'encryptedCard', 'installments']);
+    // Beside the ciphertext only the browser's data for 3-D Secure (screen, language, time zone, user agent).
+    expect(Object.keys(payload).sort()).toEqual(['cardholderName', 'deviceInfo', 'encryptedCard', 'installments']);
+    expect(Object.keys(payload.deviceInfo).sort()).toEqual(['browserColorDepth', 'browserJavaEnabled', 'browserLanguage', 'browserScreenHeight', 'browserScreenWidth', 'browserTimeZone', 'browserUserAgent']);
     expect(payload).toMatchObject({ cardholderName: 'MARIA SILVA', installments: 3 });
     expect(Buffer.from(payload.encryptedCard, 'base64')).toHaveLength(256);
     expect(t.logs.text).not.toContain(PAN);

@@ -27,6 +27,7 @@ import {
   sandboxOutcome,
   saleBody,
   validateSale,
+  type SaleAuthentication,
   type Outcome,
   type SaleRecord,
 } from './cielo-protocol.js';
@@ -110,6 +111,8 @@ export interface SaleSummary {
   VoidedAmount: number;
   ReceivedDate: string;
   requestId: string | null;
+  /** `Authenticate` and the `ExternalAuthentication` node the sale carried (3-D Secure), if any. */
+  Authentication?: SaleAuthentication;
 }
 
 export interface RequestCounts {
@@ -248,6 +251,7 @@ export class CieloStandIn {
       VoidedAmount: sale.voidedAmount,
       ReceivedDate: sale.receivedDate,
       requestId: sale.requestId,
+      ...(sale.authentication ? { Authentication: sale.authentication } : {}),
     }));
   }
 
@@ -356,6 +360,7 @@ export class CieloStandIn {
       holder: input.holder,
       expirationDate: input.expirationDate,
       brand: input.brand,
+      authentication: input.authentication,
       tid: makeTid(now, sequence),
       proofOfSale: String((this.proofBase + sequence) % 1_000_000).padStart(6, '0'),
       authorizationCode: approved ? String(randomInt(0, 1_000_000)).padStart(6, '0') : undefined,

@@ -74,6 +74,7 @@ export class CieloAcquirer implements Acquirer {
         Amount: request.amount,
         Installments: request.installments,
         Capture: true,
+        ...authenticationNode(request.authentication),
         CreditCard: {
           CardNumber: card.pan,
           Holder: card.holderName,
@@ -222,4 +223,27 @@ function nsuOf(paymentId: string): string {
 function authorizationCodeOf(payment: CieloPayment): string {
   const code = (payment.AuthorizationCode ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
   return (code || (payment.ProofOfSale ?? '000000')).slice(-6).padStart(6, '0');
+}
+
+/**
+ * 3-D Secure as Cielo takes it ("Authorization with Authentication", "Data Only"): an
+ * authentication, ours or the merchant's, is `Authenticate: true` with the
+ * `ExternalAuthentication` node (Eci written as one digit, as Cielo's examples do; Version its
+ * major number; ReferenceId the 3DS server's transaction); Data Only is `Authenticate: false`
+ * with `DataOnly: true` and no Cavv.
+ */
+function authenticationNode(auth: AuthorizeRequest['authentication']): Record<string, unknown> {
+  if (!auth) return {};
+  const eci = auth.eci === undefined ? {} : { Eci: String(Number(auth.eci)) };
+  if (auth.dataOnly) return { Authenticate: false, ExternalAuthentication: { ...eci, Version: auth.version ?? '2.2.0', DataOnly: true } };
+  return {
+    Authenticate: true,
+    ExternalAuthentication: {
+      ...(auth.cavv ? { Cavv: auth.cavv } : {}),
+      ...(auth.xid ? { Xid: auth.xid } : {}),
+      ...eci,
+      Version: (auth.version ?? '2').split('.')[0],
+      ...(auth.referenceId ? { ReferenceId: auth.referenceId } : {}),
+    },
+  };
 }

@@ -15,6 +15,8 @@ export interface AssessmentInput {
   amount: number;
   /** `cardFingerprint()` of the PAN, as stored in `payments.card_fingerprint`. */
   cardFingerprint: string;
+  /** The gateway authenticates this payment with 3-D Secure (it carries the buyer's browser context). */
+  browserContext?: boolean;
   customer?: {
     /** Velocity compares it with `payments.customer_document` as given: store the same spelling. */
     documentNumber?: string;
@@ -32,6 +34,8 @@ export interface Assessment {
   score: number;
   /** Short codes of the rules that fired, e.g. `velocity_card`, `blocklist_email`, `amount_limit`. */
   reasons: string[];
+  /** 3-D Secure: the merchant's settings ask the issuer for a challenge (`challenge_amount`, `challenge_score` among the reasons). */
+  challenge?: boolean;
 }
 
 /** Points each rule adds; the sum is capped at 100 and compared with the merchant's thresholds. */
@@ -122,7 +126,13 @@ export class AntiFraudEngine {
     }
     score = Math.min(score, 100);
     const decision = score >= settings.rejectScore ? 'Reject' : score >= settings.reviewScore ? 'Review' : 'Accept';
-    return { decision, score, reasons };
+    // Scored first: a challenge is asked of a payment on its amount or its score, never scored itself.
+    if (input.browserContext && decision !== 'Reject') {
+      if (settings.challengeAmount !== null && input.amount > settings.challengeAmount) reasons.push('challenge_amount');
+      if (settings.challengeScore !== null && score >= settings.challengeScore) reasons.push('challenge_score');
+    }
+    const challenge = reasons.some((r) => r.startsWith('challenge_'));
+    return { decision, score, reasons, ...(challenge ? { challenge } : {}) };
   }
 
   /** Fires only when both countries are known and differ. */

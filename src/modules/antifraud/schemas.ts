@@ -18,6 +18,10 @@ const settingsFields = {
   reviewScore: score('Score from which a payment is held for review (Blocked); less than rejectScore'),
   rejectScore: score('Score from which a payment is rejected (Denied, returnCode 59)'),
   checkIpCountry: Type.Boolean({ description: "Score ip_country_mismatch when the IP's configured country differs from customer.country" }),
+  challengeAmount: Type.Union([Type.Integer({ ...SETTING_LIMITS.amountLimit }), Type.Null()], {
+    description: '3-D Secure: a payment the gateway authenticates (with deviceInfo) above this amount (cents) asks the issuer for a challenge (03); null: off',
+  }),
+  challengeScore: Type.Union([score('3-D Secure: from this anti-fraud score'), Type.Null()], { description: '3-D Secure: a payment the gateway authenticates with this score or more asks for a challenge (03); null: off' }),
 };
 
 export const AntifraudSettings = Type.Object({ velocity: Type.Object(velocityFields), ...settingsFields });

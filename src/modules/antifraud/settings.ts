@@ -22,6 +22,13 @@ export interface AntifraudSettings {
   rejectScore: number;
   /** Score `ip_country_mismatch` when the IP's country is known and differs from customer.country. */
   checkIpCountry: boolean;
+  /**
+   * 3-D Secure: a payment the gateway authenticates (it carries the buyer's browser context)
+   * asks the issuer for a challenge (authenticationType 03) when its amount (cents) is above
+   * `challengeAmount`, or its score reaches `challengeScore`. null: that trigger is off.
+   */
+  challengeAmount: number | null;
+  challengeScore: number | null;
 }
 
 export type AntifraudSettingsPatch = Partial<Omit<AntifraudSettings, 'velocity'>> & { velocity?: Partial<VelocitySettings> };
@@ -41,6 +48,8 @@ export const DEFAULT_SETTINGS: AntifraudSettings = {
   reviewScore: 50,
   rejectScore: 80,
   checkIpCountry: true,
+  challengeAmount: null,
+  challengeScore: null,
 };
 
 /** Bounds enforced by the PUT schema. A month-long window keeps each velocity count one index range. */
@@ -69,6 +78,8 @@ export function mergeSettings(base: AntifraudSettings, patch: AntifraudSettingsP
     reviewScore: pick(patch?.reviewScore, base.reviewScore),
     rejectScore: pick(patch?.rejectScore, base.rejectScore),
     checkIpCountry: pick(patch?.checkIpCountry, base.checkIpCountry),
+    challengeAmount: pick(patch?.challengeAmount, base.challengeAmount),
+    challengeScore: pick(patch?.challengeScore, base.challengeScore),
   };
 }
 

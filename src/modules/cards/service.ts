@@ -60,6 +60,7 @@ export interface VaultCard extends Card {
 /** Associated data of sealed PANs (also src/security/sealed-columns.ts, which re-seals them). */
 export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
 export const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
+export const sealChallengeAd = (paymentId: string) => `payment-challenge:${paymentId}`;
 
 function maskStored(row: { bin: string; last4: string; pan_length: number }): string {
   return row.bin + '*'.repeat(row.pan_length - 10) + row.last4;
@@ -178,6 +179,21 @@ export class CardService {
       { ...decrypted, ...(securityCode !== undefined ? { securityCode } : {}), ...(options.brand !== undefined ? { brand: options.brand } : {}) },
       tagPrefix,
     );
+  }
+
+  /**
+   * Seals a payment's card while its 3-D Secure challenge is open (the authorization is sent
+   * once the buyer passes it, maybe from another instance): under DATA_KEY, bound to the payment
+   * by the associated data, without the CVV (never written anywhere). The payment drops it
+   * when the challenge ends.
+   */
+  sealForChallenge(paymentId: string, card: Card): string {
+    const { cvv: _never, ...kept } = card;
+    return this.cipher.encrypt(JSON.stringify(kept), sealChallengeAd(paymentId));
+  }
+
+  openForChallenge(paymentId: string, sealed: string): Card {
+    return JSON.parse(this.cipher.decrypt(sealed, sealChallengeAd(paymentId))) as Card;
   }
 
   async createVault(merchantId: string, input: VaultInput, cardholderName: string): Promise<VaultView> {

@@ -3,7 +3,7 @@ import type { CardBrand } from '../../domain/cards.js';
 /**
  * Chargeback reason codes per card brand, as Cielo's chargeback notifications (its Risk
  * Notification API) send them, with their messages in pt-BR: Visa's in Cielo's three-digit form
- * (104 is Visa's 10.4), Mastercard's and Hipercard's four-digit ones, Elo's two-digit ones, and
+ * (104 is Visa's 10.4, which is taken too), Mastercard's and Hipercard's four-digit ones, Elo's two-digit ones, and
  * Amex's. `fraud`: the cardholder says the sale was not theirs. A new code is a line here.
  */
 export interface ReasonCode {
@@ -116,9 +116,25 @@ export const MED_REASON_CODES: Record<string, ReasonCode & { nature: 'MED_OPERAC
   BE08: { message: 'Falha operacional do PSP do pagador (MED)', fraud: false, nature: 'MED_OPERACIONAL' },
 };
 
+/**
+ * Visa writes its dispute conditions `10.4`; Cielo sends the same code as `104`. Both are taken:
+ * the dotted form is read as Cielo's.
+ */
+function tableCode(brand: string, code: string): string {
+  const dotted = brand === 'visa' ? /^(1[0-3])\.([0-9])$/.exec(code) : null;
+  return dotted ? `${dotted[1]}${dotted[2]}` : code;
+}
+
+/** A code in its brand's own notation: Visa's three-digit Cielo codes as `10.4`; the others as they are. */
+export function brandNotation(brand: string, code: string): string {
+  const canonical = tableCode(brand, code);
+  return brand === 'visa' && /^1[0-3][0-9]$/.test(canonical) ? `${canonical.slice(0, 2)}.${canonical.slice(2)}` : canonical;
+}
+
 /** The reason of `code` for a payment of `brand` (PIX: a MED claim), or undefined when that brand has no such code. */
 export function reasonOf(brand: string, code: string): ReasonCode | undefined {
   if (brand === 'PIX') return Object.hasOwn(MED_REASON_CODES, code) ? MED_REASON_CODES[code] : undefined;
   const table = REASON_CODES[brand as CardBrand];
-  return table && Object.hasOwn(table, code) ? table[code] : undefined;
+  const key = tableCode(brand, code);
+  return table && Object.hasOwn(table, key) ? table[key] : undefined;
 }

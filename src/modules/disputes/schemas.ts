@@ -8,7 +8,7 @@ export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
 export const RegisterDisputeBody = Type.Object({
   paymentId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'A card payment (a chargeback)' })),
   pixChargeId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'A paid Pix charge (a MED claim, type pix_med)' })),
-  reasonCode: Type.String({ minLength: 1, maxLength: 10, description: "The card network's reason code, as the acquirer reports it (Visa 104, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure)" }),
+  reasonCode: Type.String({ minLength: 1, maxLength: 10, description: "The card network's reason code, as the acquirer reports it (Visa 104 or 10.4, Mastercard 4837, Elo 83...); for a MED claim FR01 (fraud) or BE08 (operational failure)" }),
   amount: Type.Optional(Type.Integer({ minimum: 1, maximum: 9_999_999_999, description: 'Cents disputed; by default what is left of the payment or Pix' })),
   respondBy: Type.Optional(Type.String({ pattern: DATE, description: 'Last day evidence is taken (YYYY-MM-DD); by default 10 days from today' })),
 });
@@ -52,8 +52,10 @@ const disputeFields = {
   paymentId: Type.Union([Type.String(), Type.Null()], { description: 'The card payment (chargeback)' }),
   pixChargeId: Type.Union([Type.String(), Type.Null()], { description: 'The Pix charge (pix_med)' }),
   status: Type.Union(DISPUTE_STATUSES.map((s) => Type.Literal(s))),
-  reasonCode: Type.String(),
+  reasonCode: Type.String({ description: 'As registered (Visa 104 or 10.4)' }),
+  brandReasonCode: Type.String({ description: "The reason code in the card brand's own notation (Visa 10.4, Mastercard 4837)" }),
   reasonMessage: Type.String(),
+  liabilityShift: Type.Boolean({ description: "A fraud chargeback of a sale authenticated with 3-D Secure whose liability shifted to the issuer: lost, it is not debited from the merchant's receivables" }),
   amount: Type.Integer({ description: 'Cents' }),
   respondBy: Type.String({ description: 'YYYY-MM-DD' }),
   createdAt: Type.String({ format: 'date-time' }),

@@ -11,7 +11,7 @@ import type { PaymentService } from '../payments/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { checkEvidence } from './evidence.js';
-import { MED_REASON_CODES, reasonOf } from './reason-codes.js';
+import { brandNotation, MED_REASON_CODES, reasonOf } from './reason-codes.js';
 import { disputesRepository, OPEN_STATUSES, type DisputeRow, type DisputeSortColumn } from './repository.js';
 import type { DisputeQuery, DisputeResult, DisputeStatus, DisputeSummary, EvidenceBody } from './schemas.js';
 
@@ -73,7 +73,9 @@ function summaryOf(row: DisputeRow): DisputeSummary {
     pixChargeId: row.type === 'pix_med' ? row.payment_id : null,
     status: row.status as DisputeStatus,
     reasonCode: row.reason_code,
+    brandReasonCode: brandNotation(row.brand, row.reason_code),
     reasonMessage: reasonOf(row.brand, row.reason_code)?.message ?? row.reason_code,
+    liabilityShift: Boolean(row.liability_shift),
     amount: Number(row.amount),
     respondBy: row.respond_by,
     createdAt: row.created_at,
@@ -100,6 +102,7 @@ function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<Dispute
     updated_at: at,
     closed_at: null,
     refund_id: null,
+    liability_shift: 0,
   };
 }
 
@@ -146,6 +149,8 @@ export class DisputeService {
         brand: payment.brand,
         amount,
       });
+      // The issuer took the fraud liability of an authenticated sale: a fraud chargeback of it is theirs.
+      row.liability_shift = reason.fraud && payment.liabilityShift ? 1 : 0;
       const respondBy = row.respond_by;
       await disputesRepository.insert(trx, row);
       if (!(await payments.disputes.open(trx, payment.payment_id, row.dispute_id))) throw conflict('The payment changed meanwhile; no dispute was registered.', 'status');
@@ -310,7 +315,8 @@ export class DisputeService {
       }
       const before = (await payments.disputes.find(trx, row.payment_id, this.lock()))!;
       let events: AccountEvent[] = [];
-      if (to === 'Won') {
+      // Lost with the liability shifted, the issuer pays: nothing leaves the merchant's receivables.
+      if (to === 'Won' || row.liability_shift) {
         await settlement.releaseDispute(trx, row.payment_id);
         await payments.disputes.close(trx, row.payment_id, disputeId, 0, at);
         events = transactionStatus(row, before, 'Blocked', before.status, at);

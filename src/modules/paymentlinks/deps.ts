@@ -8,7 +8,7 @@ import type { PaymentService } from '../payments/service.js';
 
 /** What the payment links use of the process's services: only the composition root builds it. */
 export interface PaymentLinkDeps {
-  config: Pick<Config, 'publicUrl' | 'gatewayBasePath'>;
+  config: Pick<Config, 'publicUrl' | 'gatewayBasePath' | 'threeDs'>;
   database: Database;
   clock: Clock;
   logger: Logger;

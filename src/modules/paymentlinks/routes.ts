@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
 import { checkoutAssetRoutes } from './routes/checkout-assets.js';
-import { checkoutPageRoute } from './routes/checkout-page.js';
+import { checkoutAuthenticatedRoute, checkoutPageRoute } from './routes/checkout-page.js';
 import { checkoutPayRoute } from './routes/checkout-pay.js';
 import { createLinkRoute } from './routes/create-link.js';
 import { deactivateLinkRoute } from './routes/deactivate-link.js';
@@ -13,5 +13,6 @@ export function registerPaymentLinkRoutes(app: App, ctx: AppContext): void {
   deactivateLinkRoute(app, ctx);
   const assets = checkoutAssetRoutes(app);
   checkoutPageRoute(app, ctx, assets);
+  checkoutAuthenticatedRoute(app, ctx);
   checkoutPayRoute(app, ctx);
 }

@@ -71,13 +71,27 @@ export const CheckoutPaymentBody = Type.Object({
   installments: Count,
   email: Type.Optional(Type.String({ maxLength: 255, format: 'email' })),
   documentNumber: Type.Optional(Type.String({ maxLength: 20, description: 'CPF or CNPJ of the payer, digits only' })),
+  deviceInfo: Type.Optional(
+    Type.Object(
+      {
+        browserColorDepth: Type.String({ maxLength: 2 }),
+        browserJavaEnabled: Type.Boolean(),
+        browserLanguage: Type.String({ maxLength: 35 }),
+        browserScreenHeight: Type.String({ maxLength: 6 }),
+        browserScreenWidth: Type.String({ maxLength: 6 }),
+        browserTimeZone: Type.String({ maxLength: 5 }),
+        browserUserAgent: Type.String({ maxLength: 2048 }),
+      },
+      { description: "The payer's browser (the page sends it): with a 3DS server configured, the payer is authenticated with 3-D Secure" },
+    ),
+  ),
 });
 export type CheckoutPaymentBody = Static<typeof CheckoutPaymentBody>;
 
 export const CheckoutPaymentResult = Type.Object({
   paid: Type.Boolean(),
   paymentId: Type.String(),
-  status: Type.String({ description: 'The payment status: Authorized, Blocked or Denied' }),
+  status: Type.String({ description: 'The payment status: Authorized, Blocked, Denied, or PendingAuthentication while the payer passes the 3-D Secure challenge' }),
   returnCode: Type.Union([Type.String(), Type.Null()]),
   message: Type.String({ description: 'Text for the payer, in Portuguese' }),
   authorizationCode: Type.Union([Type.String(), Type.Null()]),
@@ -86,5 +100,13 @@ export const CheckoutPaymentResult = Type.Object({
   amount: Type.Number({ description: 'Total charged, in reais' }),
   linkStatus: Type.Integer(),
   linkStatusFormat: Type.String(),
+  threeDs: Type.Optional(
+    Type.Object({
+      status: Type.String({ description: 'Silent, Attempt, Challenge or Fail' }),
+      liabilityShift: Type.Boolean(),
+      acsUrl: Type.Optional(Type.String({ description: "While the challenge is open (status PendingAuthentication): the page posts creq there, in a frame" })),
+      creq: Type.Optional(Type.String()),
+    }),
+  ),
 });
 export type CheckoutPaymentResult = Static<typeof CheckoutPaymentResult>;

@@ -172,7 +172,7 @@ export class PaymentLinkService {
       await this.markPaid(row.id, claimId, settled);
       return 'paid';
     }
-    return payments.some((p) => p.status === 'Pending') ? 'pending' : 'none';
+    return payments.some((p) => p.status === 'Pending' || p.status === 'PendingAuthentication') ? 'pending' : 'none';
   }
 
   /** Open -> Pago with the payment's fields and its history entry; false when the hold was lost. */

@@ -1,10 +1,11 @@
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
+import type { ThreeDsState } from './three-ds-state.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeAuthentication, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
-import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
+import { paymentsRepository, type OutcomeFields, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
 
 /** A Pending payment's recovery is due this long after its settle window (our own answer normally comes first). */
@@ -43,11 +44,26 @@ function requestOf(row: PaymentRow, card: ChargeableCard): AuthorizeRequest {
     productType: row.product_type as 'avista' | 'lojista',
     card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName: row.cardholder_name },
     forcedReturnCode: (card.forcedReturnCode ?? undefined) as ReturnCode | undefined,
+    ...(row.three_ds ? { authentication: authenticationOf(JSON.parse(row.three_ds) as ThreeDsState) } : {}),
+  };
+}
+
+/** What the acquirer receives of a payment's 3-D Secure. */
+function authenticationOf(s: ThreeDsState): AuthorizeAuthentication {
+  if (s.dataOnly) return { dataOnly: true, ...(s.eci ? { eci: s.eci } : {}), ...(s.version ? { version: s.version } : {}) };
+  return {
+    dataOnly: false,
+    ...(s.eci ? { eci: s.eci } : {}),
+    ...(s.cavv ? { cavv: s.cavv } : {}),
+    ...(s.version ? { version: s.version } : {}),
+    ...(s.xid ? { xid: s.xid } : {}),
+    ...(s.transactionId || s.dsTransactionId ? { referenceId: s.transactionId ?? s.dsTransactionId } : {}),
+    ...(s.dsTransactionId ? { dsTransactionId: s.dsTransactionId } : {}),
   };
 }
 
 /** The status an answer moves a Pending payment to, and the answer's fields. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review). */
-function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: AuthorizeResult): { status: 'Authorized' | 'Blocked' | 'Denied'; fields: Required<TransitionFields> } {
+function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: AuthorizeResult): { status: 'Authorized' | 'Blocked' | 'Denied'; fields: OutcomeFields } {
   return {
     status: result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied',
     fields: {

@@ -2,7 +2,9 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { failureError, reportOutcome, unknownError, type Authorizations, type Sent } from './authorization.js';
 import { chargeableVault, checkCardAgreement, type ChargeableCard } from './card-source.js';
+import type { Assessment } from '../antifraud/engine.js';
 import type { PaymentDeps } from './deps.js';
+import type { ThreeDsState } from './three-ds-state.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
@@ -37,18 +39,23 @@ interface NewRowOf {
   billingId: string | null;
   recoverAt: string | null;
   now: Date;
+  /** The gateway authenticates it with 3-D Secure: anti-fraud's challenge rules apply. */
+  browserContext?: boolean;
+  /** Its 3-D Secure state as known at the insert, given the anti-fraud assessment (which may ask for a challenge). */
+  threeDs?: (assessment: Assessment) => ThreeDsState | undefined;
 }
 
 /** New payments' rows, assessed by anti-fraud (in one statement) and priced for their splits: Pending, or Denied by anti-fraud. */
 export async function assessedRows(ctx: PaymentDeps, executor: Executor, payments: readonly NewRowOf[]): Promise<PaymentRow[]> {
   const assessments = await ctx.antifraud.assessMany(
     executor,
-    payments.map(({ payer, body, card }) => {
+    payments.map(({ payer, body, card, browserContext }) => {
       const customer = body.customer;
       return {
         merchantId: payer.merchantId,
         amount: body.payment.amount,
         cardFingerprint: card.fingerprint,
+        browserContext,
         customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
       };
     }),
@@ -70,6 +77,7 @@ export async function assessedRows(ctx: PaymentDeps, executor: Executor, payment
         // Set with the insert: should we die before the send, the settle window runs from here.
         sentAt: ctx.clock.wallNow().toISOString(),
         recoverAt: p.recoverAt,
+        threeDs: p.threeDs?.(assessments[i]),
       }),
     );
   }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import type { ThreeDsServer } from '../../threeds/types.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -13,8 +14,19 @@ export interface PaymentDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'consumeToken'>;
+  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'consumeToken' | 'sealForChallenge' | 'openForChallenge'>;
+  threeDs: ThreeDsDeps;
   antifraud: Pick<AntiFraudEngine, 'assessMany'>;
   settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
+}
+
+/** The 3DS server (undefined: none configured, only external authentications are taken) and where its results come back. */
+export interface ThreeDsDeps {
+  server: ThreeDsServer | undefined;
+  /** Our public notification endpoint (the ACS posts the CRes there). */
+  notificationUrl: string;
+  challengeTimeoutMs: number;
+  /** Sandbox: a returnUrl may be plain http. */
+  sandbox: boolean;
 }

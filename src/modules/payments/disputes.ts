@@ -5,12 +5,16 @@ import { recordTransition } from './transitions.js';
 import { relayPending } from './relay.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
+import { threeDsAnswer } from './three-ds-state.js';
 
 /** What the disputes module reads of a payment. */
 export type DisputedPayment = Pick<
   PaymentRow,
   'payment_id' | 'merchant_id' | 'account_number' | 'status' | 'amount' | 'refunded_amount' | 'charged_back_amount' | 'open_dispute_id' | 'brand' | 'nsu' | 'authorization_code'
->;
+> & {
+  /** Its 3-D Secure authentication shifted the fraud liability to the issuer. */
+  liabilityShift: boolean;
+};
 
 /** Statuses a chargeback can hit: a captured sale the merchant still holds money of. */
 export const DISPUTABLE = ['Authorized', 'Paid'];
@@ -34,8 +38,9 @@ export class PaymentDisputes {
    */
   async find(trx: Executor, paymentId: string, lock: boolean): Promise<DisputedPayment | undefined> {
     const payment = await paymentsRepository.find(trx, paymentId, undefined, { lock });
-    if (payment) await relayPending(trx, this.ctx, [paymentId]);
-    return payment;
+    if (!payment) return undefined;
+    await relayPending(trx, this.ctx, [paymentId]);
+    return { ...payment, liabilityShift: liabilityShifted(payment) };
   }
 
   /**
@@ -59,9 +64,11 @@ export class PaymentDisputes {
     if (lostCents > 0 && leftOf(payment) <= 0 && DISPUTABLE.includes(payment.status)) {
       if (await recordTransition(trx, this.ctx, paymentId, payment.status, 'Canceled', at)) {
         await this.ctx.settlement.onPaymentTransition(trx, payment, payment.status, 'Canceled');
-        return { ...payment, status: 'Canceled' };
+        return { ...payment, status: 'Canceled', liabilityShift: liabilityShifted(payment) };
       }
     }
-    return payment;
+    return { ...payment, liabilityShift: liabilityShifted(payment) };
   }
 }
+
+const liabilityShifted = (payment: Pick<PaymentRow, 'three_ds'>) => threeDsAnswer(payment.three_ds)?.liabilityShift ?? false;

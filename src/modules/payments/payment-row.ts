@@ -6,6 +6,7 @@ import type { ChargeableCard } from './card-source.js';
 import type { PaymentRow } from './repository.js';
 import type { ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
+import { notAuthenticatedMessage, threeDsAnswer, type ThreeDsState } from './three-ds-state.js';
 
 interface StoredSplit {
   documentNumberBeneficiary: string;
@@ -32,6 +33,7 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
     antiFraud: { decision: row.antifraud_decision, score: row.antifraud_score },
     splits: JSON.parse(row.splits) as StoredSplit[],
     refundedAmount: Number(row.refunded_amount),
+    ...(row.three_ds ? { threeDs: threeDsAnswer(row.three_ds) } : {}),
     createdAt: row.created_at,
   };
 }
@@ -65,6 +67,8 @@ export interface NewPayment {
   sentAt: string;
   /** Business time: when the recovery sweep asks about it if it is still Pending (null: a billing's payment). */
   recoverAt: string | null;
+  /** The payment's 3-D Secure as known at its insert (an external authentication's is settled already). */
+  threeDs?: ThreeDsState;
 }
 
 /**
@@ -75,11 +79,14 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
   const { body, card } = p;
   const customer = body.customer;
   const rejected = p.assessment.decision === 'Reject';
+  // An external authentication whose eci says "not authenticated" is not sent to the acquirer.
+  const unauthenticated = !rejected && p.threeDs?.status === 'Fail';
+  const denied = rejected || unauthenticated;
   return {
     payment_id: p.paymentId,
     merchant_id: p.merchantId,
     account_number: p.accountNumber,
-    status: rejected ? 'Denied' : 'Pending',
+    status: denied ? 'Denied' : 'Pending',
     amount: body.payment.amount,
     installments: body.payment.installments,
     product_type: body.payment.productType,
@@ -100,8 +107,8 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     antifraud_decision: p.assessment.decision,
     antifraud_score: p.assessment.score,
     antifraud_reasons: JSON.stringify(p.assessment.reasons),
-    return_code: rejected ? '59' : null,
-    return_message: rejected ? RETURN_MESSAGES['59'] : null,
+    return_code: rejected ? '59' : unauthenticated ? '05' : null,
+    return_message: rejected ? RETURN_MESSAGES['59'] : unauthenticated ? notAuthenticatedMessage(`the external authentication's eci ${p.threeDs!.eci} says the cardholder was not authenticated`) : null,
     authorization_code: null,
     nsu: null,
     acquirer_reference: null,
@@ -109,10 +116,12 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     billing_id: p.billingId,
     created_at: p.at,
     updated_at: p.at,
-    acquirer_sent_at: rejected ? null : p.sentAt,
+    acquirer_sent_at: denied ? null : p.sentAt,
     refunded_amount: 0,
     open_dispute_id: null,
     charged_back_amount: 0,
-    recover_at: rejected ? null : p.recoverAt,
+    recover_at: denied ? null : p.recoverAt,
+    three_ds: p.threeDs ? JSON.stringify(p.threeDs) : null,
+    threeds_transaction_id: null,
   };
 }

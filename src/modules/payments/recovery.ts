@@ -1,6 +1,7 @@
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { Authorizations } from './authorization.js';
+import type { PaymentAuthentication } from './authentication.js';
 import type { PaymentDeps } from './deps.js';
 import { paymentsRepository } from './repository.js';
 
@@ -25,6 +26,7 @@ export class PaymentRecovery {
   constructor(
     private readonly ctx: PaymentDeps,
     private readonly authorizations: Authorizations,
+    private readonly authentication: PaymentAuthentication,
   ) {}
 
   /** One pass over the payments due by `dueBy` (business time); true when the batch was full. */
@@ -33,7 +35,9 @@ export class PaymentRecovery {
     const until = new Date(ctx.clock.now().getTime() + CLAIM_MS).toISOString();
     const ids = await paymentsRepository.claimRecoveries(ctx.database.db, ctx.database.dialect, dueBy.toISOString(), until, RECOVERY_BATCH);
     await Promise.all(ids.map((id) => this.recoverOne(id)));
-    return ids.length === RECOVERY_BATCH;
+    // Challenges past their deadline end here too: the same clock, the same pass.
+    const expiredFull = await this.authentication.expire(dueBy);
+    return ids.length === RECOVERY_BATCH || expiredFull;
   }
 
   private async recoverOne(paymentId: string): Promise<void> {

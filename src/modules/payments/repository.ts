@@ -5,7 +5,9 @@ import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
-export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
+export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'three_ds' | 'threeds_transaction_id' | 'recover_at' | 'acquirer_sent_at'>>;
+/** The acquirer's answer, as an outcome records it. */
+export type OutcomeFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
 export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 
@@ -57,6 +59,11 @@ export const paymentsRepository = {
     if (merchantId !== undefined) query = query.where('merchant_id', '=', merchantId);
     if (options.lock) query = query.forUpdate();
     return query.executeTakeFirst();
+  },
+
+  /** The payment of a 3DS server's transaction (a challenge's result names only that). */
+  findByThreeDsTransaction(db: Executor, transactionId: string): Promise<PaymentRow | undefined> {
+    return db.selectFrom('payments').selectAll().where('threeds_transaction_id', '=', transactionId).executeTakeFirst();
   },
 
   /** Locks payments' rows in id order (a fixed order: two lockers of overlapping sets never deadlock). */
@@ -151,7 +158,7 @@ export const paymentsRepository = {
    * transaction. Answers the ids moved out of Pending: one missing lost a race (no longer
    * Pending), and no event was written for a change not made.
    */
-  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: Required<TransitionFields> }[], at: string): Promise<Set<string>> {
+  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: OutcomeFields }[], at: string): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
     if (database.dialect === 'postgres') {
       const values = sql.join(
@@ -179,6 +186,29 @@ export const paymentsRepository = {
       }
       return moved;
     });
+  },
+
+  /**
+   * A 3-D Secure step of a payment (compare-and-set from `from`) with its event, in one
+   * transaction: `event` names the event's status (`Authenticated` for an authentication that
+   * leaves the payment Pending for the acquirer); Pending is internal, an event from it reads as
+   * from '' (a new payment's first event). False when the payment was no longer `from`:
+   * nothing is written.
+   */
+  async changeWithEvent(database: Database, paymentId: string, from: string, to: string, at: string, fields: TransitionFields, event = to): Promise<boolean> {
+    return database.db.transaction().execute(async (trx) => {
+      const moved = await trx.updateTable('payments').set({ ...fields, status: to, updated_at: at }).where('payment_id', '=', paymentId).where('status', '=', from).returning(['merchant_id', 'account_number']).executeTakeFirst();
+      if (moved) await trx.insertInto('payment_events').values({ payment_id: paymentId, ...moved, old_status: from === 'Pending' ? '' : from, new_status: event, occurred_at: at, relayed: 0 }).execute();
+      return moved !== undefined;
+    });
+  },
+
+  /** Claims payments whose 3-D Secure challenge is past its deadline (`recover_at`, business time), leasing them as claimRecoveries does. */
+  async claimExpiredChallenges(db: Executor, dialect: Database['dialect'], dueBy: string, leaseUntil: string, limit: number): Promise<string[]> {
+    let pick = db.selectFrom('payments').select('payment_id').where('status', '=', 'PendingAuthentication').where('recover_at', '<=', dueBy).orderBy('recover_at').limit(limit);
+    if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+    const rows = await db.updateTable('payments').set({ recover_at: leaseUntil }).where('payment_id', 'in', pick).where('status', '=', 'PendingAuthentication').returning('payment_id').execute();
+    return rows.map((r) => r.payment_id);
   },
 
   /**

@@ -36,6 +36,42 @@ export const PaymentBody = Type.Object({
     expirationMonth: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', maxLength: 2 })),
     expirationYear: Type.Optional(Type.String({ pattern: '^[0-9]{2}$', maxLength: 2 })),
   }),
+  threeDs: Type.Optional(
+    Type.Object({
+      authenticationType: Type.Optional(Type.Union(['01', '02', '03', '04'].map((v) => Type.Literal(v)), { description: '01 no preference (default), 02 no challenge wanted, 03 challenge wanted, 04 challenge mandated' })),
+      code3DS: Type.Optional(Type.String({ pattern: GUID, maxLength: 36, description: "The integrator's GUID for this authentication flow" })),
+      returnUrl: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "Where the buyer's browser is sent after a challenge (https outside the sandbox)" })),
+      dataOnly: Type.Optional(Type.Boolean({ description: 'Send the data to the issuer with no authentication and no liability shift' })),
+      external: Type.Optional(
+        Type.Object(
+          {
+            cavv: Type.String({ maxLength: 64 }),
+            eci: Type.String({ maxLength: 4 }),
+            version: Type.String({ maxLength: 10 }),
+            xid: Type.Optional(Type.String({ maxLength: 64 })),
+            dsTransactionId: Type.Optional(Type.String({ maxLength: 36 })),
+          },
+          { description: "An authentication done elsewhere (the merchant's 3DS server, the acquirer's script): sent to the acquirer with the authorization" },
+        ),
+      ),
+    }, { description: '3-D Secure 2: the gateway authenticates the buyer (with deviceInfo), or takes an external authentication' }),
+  ),
+  deviceInfo: Type.Optional(
+    Type.Object(
+      {
+        browserAcceptHeader: Type.Optional(Type.String({ maxLength: 2048 })),
+        browserColorDepth: Type.Optional(Type.String({ maxLength: 2 })),
+        browserJavaEnabled: Type.Optional(Type.Boolean()),
+        browserLanguage: Type.Optional(Type.String({ maxLength: 35 })),
+        browserScreenHeight: Type.Optional(Type.String({ maxLength: 6 })),
+        browserScreenWidth: Type.Optional(Type.String({ maxLength: 6 })),
+        browserTimeZone: Type.Optional(Type.String({ maxLength: 5 })),
+        browserUserAgent: Type.Optional(Type.String({ maxLength: 2048 })),
+        httpBrowserIp: Type.Optional(Type.String({ maxLength: 45 })),
+      },
+      { description: "The buyer's browser (EMVCo's browser data): every field is required when the gateway runs the authentication" },
+    ),
+  ),
   customer: Type.Optional(
     Type.Object({
       documentType: Type.Optional(Type.Union([Type.Literal('cpf'), Type.Literal('cnpj')])),
@@ -57,9 +93,23 @@ export const PaymentBody = Type.Object({
 }, { examples: [EXAMPLES.createPayment] });
 export type PaymentBody = Static<typeof PaymentBody>;
 
+export const ThreeDsResult = Type.Object({
+  status: Type.Union(['Silent', 'Attempt', 'Challenge', 'Fail'].map((s) => Type.Literal(s)), {
+    description: 'Silent: authenticated without friction; Attempt: attempted (eci 06 or 01); Challenge: challenged (pending while the payment is PendingAuthentication); Fail: not authenticated, the payment is Denied',
+  }),
+  eci: Type.Union([Type.String(), Type.Null()]),
+  version: Type.Union([Type.String(), Type.Null()]),
+  liabilityShift: Type.Boolean({ description: 'The issuer carries the fraud liability of this sale' }),
+  acsUrl: Type.Optional(Type.String({ description: "While the challenge is open: where the buyer's browser posts creq" })),
+  creq: Type.Optional(Type.String()),
+  transactionId: Type.Optional(Type.String({ description: "The 3DS server's transaction id" })),
+});
+
 export const PaymentResult = Type.Object({
   paymentId: Type.String(),
-  status: Type.Union(['Authorized', 'Denied', 'Blocked', 'Canceled', 'Paid', 'Pending'].map((s) => Type.Literal(s))),
+  status: Type.Union(['Authorized', 'Denied', 'Blocked', 'Canceled', 'Paid', 'Pending', 'PendingAuthentication'].map((s) => Type.Literal(s)), {
+    description: "PendingAuthentication: the buyer's browser must pass the 3-D Secure challenge (threeDs.acsUrl, threeDs.creq)",
+  }),
   returnCode: Type.Union([Type.String(), Type.Null()]),
   returnMessage: Type.Union([Type.String(), Type.Null()]),
   authorizationCode: Type.Union([Type.String(), Type.Null()]),
@@ -75,6 +125,7 @@ export const PaymentResult = Type.Object({
     Type.Object({ documentNumberBeneficiary: Type.String(), type: Type.String(), percent: Type.Number(), amount: Type.Integer() }),
   ),
   refundedAmount: Type.Integer({ description: 'Cents refunded so far; refunded in full, the payment is Canceled' }),
+  threeDs: Type.Optional(ThreeDsResult),
   createdAt: Type.String({ format: 'date-time' }),
 });
 export type PaymentResult = Static<typeof PaymentResult>;

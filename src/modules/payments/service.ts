@@ -18,6 +18,8 @@ import { checkPaymentRules } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordTransition } from './transitions.js';
 import { PaymentRecovery } from './recovery.js';
+import { PaymentAuthentication } from './authentication.js';
+import { planThreeDs, settleKnown } from './three-ds-state.js';
 import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
 import { SweepLoop } from '../../jobs/sweep-loop.js';
 
@@ -53,6 +55,8 @@ export class PaymentService {
   readonly refunds: Refunds;
   /** What the disputes module changes of a payment (./disputes.ts). */
   readonly disputes: PaymentDisputes;
+  /** The 3-D Secure step of a payment, its challenges and their expiry (./authentication.ts). */
+  readonly authentication: PaymentAuthentication;
   /** The relay of payment events (./relay.ts), poked by each recorded outcome. */
   private readonly relay: SweepLoop;
   /** The recovery of payments left Pending (./recovery.ts) and its periodic pass. */
@@ -65,7 +69,8 @@ export class PaymentService {
   ) {
     this.relay = new SweepLoop(async () => (await relayBatch(ctx)) === RELAY_BATCH, { name: 'payments.relay', intervalMs: RELAY_INTERVAL_MS, pokeMs: RELAY_POKE_MS, logger: ctx.logger });
     this.authorizations = new Authorizations(ctx, acquirer, () => this.relay.poke());
-    this.recovery = new PaymentRecovery(ctx, this.authorizations);
+    this.authentication = new PaymentAuthentication(ctx, this.authorizations, () => this.relay.poke());
+    this.recovery = new PaymentRecovery(ctx, this.authorizations, this.authentication);
     this.recoveryLoop = new SweepLoop(() => this.recovery.pass(), { name: 'payments.recovery', intervalMs: RECOVERY_INTERVAL_MS, pokeMs: RECOVERY_INTERVAL_MS, logger: ctx.logger });
     this.reads = new PaymentReadModels(ctx.database);
     this.refunds = new Refunds(ctx, acquirer);
@@ -80,6 +85,7 @@ export class PaymentService {
   async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
+    const plan = planThreeDs(body, { sandbox: ctx.threeDs.sandbox, hasServer: ctx.threeDs.server !== undefined });
     // RSA is CPU work, not database work: done before anything is written.
     const encrypted = await decryptedCardOf(ctx, body.cardInfo);
     const now = ctx.clock.now();
@@ -94,7 +100,24 @@ export class PaymentService {
       const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
-      const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now }]);
+      const [row] = await assessedRows(ctx, executor, [
+        {
+          payer,
+          body,
+          splits,
+          card,
+          paymentId,
+          billingId,
+          recoverAt,
+          now,
+          browserContext: plan.kind === 'authenticate',
+          threeDs: (assessment) => {
+            // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
+            if (assessment.challenge && plan.kind === 'authenticate' && plan.state.authenticationType !== '04') plan.state.authenticationType = '03';
+            return settleKnown(plan, card.brand);
+          },
+        },
+      ]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
       else await paymentsRepository.insert(executor, row);
@@ -111,7 +134,15 @@ export class PaymentService {
       return { status: 201, body: toPaymentResult(row) };
     }
 
-    return outcomeOf(await this.authorizations.send(row, card));
+    let toSend = row;
+    if (plan.kind === 'authenticate') {
+      const step = await this.authentication.authenticate(row, card, plan);
+      if (step.kind === 'done') {
+        return { status: 201, body: toPaymentResult(step.row) };
+      }
+      toSend = step.row;
+    }
+    return outcomeOf(await this.authorizations.send(toSend, card));
   }
 
   /** For the billing engine: a batch's payments made together (./batch.ts). */

@@ -13,6 +13,8 @@ export const CONCILIATION_TYPES = ['TransactionStatus', 'InstallmentStatus', 'Ba
 export type ConciliationType = (typeof CONCILIATION_TYPES)[number];
 
 export const EVENT_TYPES = [
+  'payment.authentication_required',
+  'payment.authenticated',
   'payment.authorized',
   'payment.denied',
   'payment.blocked',

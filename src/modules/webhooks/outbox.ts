@@ -1,3 +1,4 @@
+import { threeDsAnswer } from '../payments/three-ds-state.js';
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
@@ -187,10 +188,15 @@ export interface PaymentSubject {
   url_callback: string | null;
   amount: number;
   reference_transaction: string | null;
+  /** The payment's 3-D Secure (JSON), for the authentication events. */
+  three_ds?: string | null;
 }
 
 /** The event of each payment status a payment can reach (Pending is internal: no event). */
 const PAYMENT_EVENTS: Record<string, EventType> = {
+  PendingAuthentication: 'payment.authentication_required',
+  // Not a status: the buyer was authenticated (3-D Secure), the payment goes on to the acquirer.
+  Authenticated: 'payment.authenticated',
   Authorized: 'payment.authorized',
   Denied: 'payment.denied',
   Blocked: 'payment.blocked',
@@ -226,12 +232,22 @@ export function recordPaymentChanges(db: Executor, queue: JobQueue, changes: Pay
     if (NOTIFIED_STATUSES.includes(newStatus)) {
       events.push({ merchantId: p.merchant_id, accountNumber: account, type: 'TransactionStatus', nsu: p.nsu ?? '', codAuth: p.authorization_code ?? '', installmentNumber: 0, oldValue: oldStatus, newValue: newStatus, at });
     }
-    if (p.url_callback) {
+    // The callback follows the payment's status; an authentication alone does not change it.
+    if (p.url_callback && newStatus !== 'Authenticated') {
       callbacks.push({ merchantId: p.merchant_id, accountNumber: account, url: p.url_callback, paymentId: p.payment_id, status: newStatus, referenceTransaction: p.reference_transaction, amount: Number(p.amount), at });
     }
     const type = PAYMENT_EVENTS[newStatus];
     if (type) {
-      const data = { paymentId: p.payment_id, oldStatus, status: newStatus, amount: Number(p.amount), referenceTransaction: p.reference_transaction, nsu: p.nsu, authorizationCode: p.authorization_code };
+      const data = {
+        paymentId: p.payment_id,
+        oldStatus,
+        status: newStatus === 'Authenticated' ? 'Pending' : newStatus,
+        amount: Number(p.amount),
+        referenceTransaction: p.reference_transaction,
+        nsu: p.nsu,
+        authorizationCode: p.authorization_code,
+        ...(p.three_ds ? { threeDs: threeDsAnswer(p.three_ds) } : {}),
+      };
       business.push({ merchantId: p.merchant_id, accountNumber: account, type, at, data });
     }
   }

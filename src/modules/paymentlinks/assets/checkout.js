@@ -23,6 +23,8 @@
     message: $('form-message'),
     button: $('pay-button'),
     result: $('result'),
+    challenge: $('challenge'),
+    frame: $('challenge-frame'),
   };
 
   // --- Brand detection and checks (the same rules the gateway applies; it checks again) ---
@@ -266,6 +268,58 @@
     els.result.focus();
   }
 
+  // --- 3-D Secure: the browser data the issuer sees, and the challenge in a frame of this page ---
+
+  function deviceInfo() {
+    return {
+      browserColorDepth: String(screen.colorDepth || 24).slice(0, 2),
+      browserJavaEnabled: false,
+      browserLanguage: (navigator.language || 'pt-BR').slice(0, 35),
+      browserScreenHeight: String(screen.height).slice(0, 6),
+      browserScreenWidth: String(screen.width).slice(0, 6),
+      browserTimeZone: String(new Date().getTimezoneOffset()).slice(0, 5),
+      browserUserAgent: navigator.userAgent.slice(0, 2048),
+    };
+  }
+
+  /** Posts the CReq to the issuer's ACS inside the frame; the frame comes back to /pay/{id}/authenticated. */
+  function showChallenge(result) {
+    form.hidden = true;
+    [els.number, els.cvv, els.expiry].forEach(function (el) { el.value = ''; });
+    els.challenge.hidden = false;
+    var post = document.createElement('form');
+    post.method = 'post';
+    post.action = result.threeDs.acsUrl;
+    post.target = 'challenge-frame';
+    var creq = document.createElement('input');
+    creq.type = 'hidden';
+    creq.name = 'creq';
+    creq.value = result.threeDs.creq;
+    post.appendChild(creq);
+    document.body.appendChild(post);
+    post.submit();
+    post.remove();
+  }
+
+  els.frame.addEventListener('load', function () {
+    var where;
+    try {
+      where = els.frame.contentWindow.location; // readable once the frame is back on our origin
+      if (!/\/authenticated$/.test(where.pathname)) return;
+    } catch (e) {
+      return; // still at the issuer's page
+    }
+    var status = new URLSearchParams(where.search).get('status');
+    if (status === 'Authorized' || status === 'Blocked') {
+      window.location.reload(); // the page now shows the link paid
+      return;
+    }
+    els.challenge.hidden = true;
+    form.hidden = false;
+    setBusy(false);
+    showMessage('O banco emissor não confirmou a sua identidade; nada foi cobrado. Tente novamente ou use outro cartão.');
+  });
+
   function setBusy(busy) {
     els.button.disabled = busy;
     if (busy) els.button.textContent = 'Processando…';
@@ -290,6 +344,7 @@
         var doc = digits(els.document.value);
         if (email) payload.email = email;
         if (doc) payload.documentNumber = doc;
+        payload.deviceInfo = deviceInfo();
         return fetch(form.getAttribute('data-pay-url'), {
           method: 'POST',
           credentials: 'omit',
@@ -300,6 +355,7 @@
       .then(function (res) {
         return res.json().catch(function () { return []; }).then(function (body) {
           if (res.status === 201 && body.paid) return showApproved(body);
+          if (res.status === 201 && body.status === 'PendingAuthentication' && body.threeDs && body.threeDs.acsUrl) return showChallenge(body);
           setBusy(false);
           if (res.status === 201) {
             els.cvv.value = '';

@@ -98,7 +98,7 @@ function form(row: PaymentLinkRow, options: PageOptions): SafeHtml {
       ? `Sem juros até ${terms.qttyInstallmentsIntFree}x; acima disso, juros de ${percentText(terms.installmentsFee)}% ao mês (Tabela Price).`
       : '';
   // Card inputs have no name attribute: even if the script never ran, a browser could not
-  // submit them anywhere (and form-action 'none' forbids submitting at all).
+  // submit them anywhere (the only form ever submitted is the 3-D Secure CReq, built by the script).
   return html`<form id="checkout" class="pay-form" novalidate data-pay-url="/pay/${row.id}/payments" data-key-url="${options.publicKeyUrl}">
   ${field(
     'installments',
@@ -131,6 +131,10 @@ function form(row: PaymentLinkRow, options: PageOptions): SafeHtml {
   <p class="secure-note">Os dados do cartão são criptografados no seu navegador antes de serem enviados.</p>
   <noscript><p class="form-message">Para pagar, ative o JavaScript do seu navegador.</p></noscript>
 </form>
+<section id="challenge" class="challenge" hidden>
+  <p>Confirme a compra com o seu banco:</p>
+  <iframe id="challenge-frame" name="challenge-frame" title="Autenticação do banco emissor (3-D Secure)"></iframe>
+</section>
 <section id="result" class="result" tabindex="-1" hidden>
   <h2>Pagamento aprovado</h2>
   <p id="result-message"></p>

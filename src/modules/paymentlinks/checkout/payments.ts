@@ -70,7 +70,7 @@ export class CheckoutPayments {
     ]);
   }
 
-  async pay(id: string, body: CheckoutPaymentBody, ip: string): Promise<CheckoutPaymentResult> {
+  async pay(id: string, body: CheckoutPaymentBody, ip: string, acceptHeader = 'text/html'): Promise<CheckoutPaymentResult> {
     const { ctx } = this;
     const row = await this.links.current(id);
     if (!row) throw notFound('Payment link');
@@ -89,6 +89,7 @@ export class CheckoutPayments {
       sellerInfo: { codeAntiFraud: randomUUID() },
       cardInfo: { encryptedCard: body.encryptedCard, cardholderName: body.cardholderName },
       customer,
+      ...this.authentication(id, body, ip, acceptHeader),
     };
     let outcome: CreateOutcome;
     try {
@@ -107,7 +108,10 @@ export class CheckoutPayments {
 
     const result = outcome.body;
     const paid = result.status === 'Authorized' || result.status === 'Blocked';
-    if (paid) {
+    // The payer passes the challenge in the page: the hold stays; the return from it settles the link (afterChallenge).
+    if (result.status === 'PendingAuthentication') {
+      // Nothing: the link stays held by this attempt.
+    } else if (paid) {
       await this.links.markPaid(id, claimId, {
         payment_id: result.paymentId,
         status: result.status,
@@ -125,14 +129,40 @@ export class CheckoutPayments {
       paymentId: result.paymentId,
       status: result.status,
       returnCode: result.returnCode,
-      message: outcomeMessage(result.status, result.returnCode),
+      message: outcomeMessage(result.status, result.returnCode, result.threeDs?.status === 'Fail'),
       authorizationCode: result.authorizationCode,
       maskedCardNumber: result.maskedCardNumber,
       installments: result.installments,
       amount: toJsonNumber(BigInt(result.amount), 2),
       linkStatus: paid ? LINK_STATUS.paid : LINK_STATUS.open,
       linkStatusFormat: statusFormat(paid ? LINK_STATUS.paid : LINK_STATUS.open),
+      ...(result.threeDs ? { threeDs: { status: result.threeDs.status, liabilityShift: result.threeDs.liabilityShift, ...(result.threeDs.acsUrl ? { acsUrl: result.threeDs.acsUrl, creq: result.threeDs.creq } : {}) } } : {}),
     };
+  }
+
+  /**
+   * With a 3DS server configured and the page's browser data, the payer is authenticated: the
+   * address and Accept header are the request's own; after a challenge the browser (the page's
+   * frame) comes back to /pay/{id}/authenticated.
+   */
+  private authentication(id: string, body: CheckoutPaymentBody, ip: string, acceptHeader: string): Pick<PaymentBody, 'threeDs' | 'deviceInfo'> {
+    if (!body.deviceInfo || this.ctx.config.threeDs.kind === 'none') return {};
+    return {
+      threeDs: { returnUrl: `${this.ctx.config.publicUrl}/pay/${id}/authenticated` },
+      deviceInfo: { ...body.deviceInfo, browserAcceptHeader: acceptHeader.slice(0, 2048) || 'text/html', httpBrowserIp: ip.slice(0, 45) },
+    };
+  }
+
+  /**
+   * The payer's browser is back from the challenge: the link is decided from its payments now
+   * (paid, or given back for another try when the authentication failed).
+   */
+  async afterChallenge(id: string): Promise<PaymentLinkRow | undefined> {
+    const row = await this.links.current(id);
+    if (!row || row.status !== LINK_STATUS.open || row.claim_id === null) return row;
+    const settled = await this.links.settleFromPayments(row, row.claim_id);
+    if (settled === 'none') await repo.release(this.ctx.database.db, id, row.claim_id);
+    return this.links.current(id);
   }
 
   /** Takes the link for this attempt, or answers why it cannot be paid now (409). */

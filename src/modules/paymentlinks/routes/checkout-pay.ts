@@ -28,7 +28,7 @@ export function checkoutPayRoute(app: App, ctx: AppContext): void {
       await ctx.paymentLinks.checkout.countAttempt(request.ip, id);
     },
     handler: async (request, reply) => {
-      const result = await ctx.paymentLinks.checkout.pay(request.params.id, request.body, request.ip);
+      const result = await ctx.paymentLinks.checkout.pay(request.params.id, request.body, request.ip, request.headers.accept);
       return reply.code(201).send(result);
     },
   });

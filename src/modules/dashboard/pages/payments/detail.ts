@@ -95,6 +95,11 @@ const strings = bilingual(
     customer: 'Cliente',
     document: 'Documento',
     reference: 'Referência',
+    threeDs: '3-D Secure',
+    threeDsValue: '{status}, ECI {eci}, versão {version}',
+    liability: 'Responsabilidade por fraude',
+    liabilityShifted: 'do emissor (transferida)',
+    liabilityMerchant: 'do lojista',
     timeline: 'Linha do tempo',
     created: 'Pagamento criado: {amount} em {n}x',
     antifraud: 'Antifraude: {decision}, pontuação {score}',
@@ -149,6 +154,11 @@ const strings = bilingual(
     customer: 'Customer',
     document: 'Document',
     reference: 'Reference',
+    threeDs: '3-D Secure',
+    threeDsValue: '{status}, ECI {eci}, version {version}',
+    liability: 'Fraud liability',
+    liabilityShifted: "the issuer's (shifted)",
+    liabilityMerchant: "the merchant's",
     timeline: 'Timeline',
     created: 'Payment created: {amount} in {n}x',
     antifraud: 'Anti-fraud: {decision}, score {score}',
@@ -244,6 +254,9 @@ function render(page: PageContext, view: PaymentDetailView): string {
 <dt>${t.card}</dt><dd class="mono">${p.maskedCardNumber}</dd>
 <dt>${t.brand}</dt><dd>${p.brand}</dd>
 <dt>${t.reference}</dt><dd>${p.referenceTransaction ?? '-'}</dd>
+${p.threeDs
+  ? html`<dt>${t.threeDs}</dt><dd id="three-ds">${t.threeDsValue.replace('{status}', p.threeDs.status).replace('{eci}', p.threeDs.eci ?? '-').replace('{version}', p.threeDs.version ?? '-')}</dd><dt>${t.liability}</dt><dd id="liability-shift">${p.threeDs.liabilityShift ? t.liabilityShifted : t.liabilityMerchant}</dd>`
+  : ''}
 ${customer ? html`<dt>${t.customer}</dt><dd>${customer.name ?? '-'}</dd><dt>${t.document}</dt><dd class="mono">${customer.document ?? '-'}</dd>` : ''}
 </dl>
 ${p.status === 'Authorized' || p.status === 'Blocked'

@@ -5,13 +5,13 @@ import type { Lang } from '../../i18n.js';
 export const PAYMENT_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** The card payment statuses of the contract (section 6), as the list and the detail page show them. */
-export const PAYMENT_STATUSES = ['Authorized', 'Paid', 'Blocked', 'Denied', 'Canceled', 'Pending'] as const;
+export const PAYMENT_STATUSES = ['Authorized', 'Paid', 'Blocked', 'Denied', 'Canceled', 'Pending', 'PendingAuthentication'] as const;
 
 const LABELS: Record<Lang, Record<string, string>> = {
-  'pt-BR': { Authorized: 'Autorizado', Paid: 'Pago', Blocked: 'Em revisão', Denied: 'Negado', Canceled: 'Cancelado', Pending: 'Pendente' },
-  en: { Authorized: 'Authorized', Paid: 'Paid', Blocked: 'Under review', Denied: 'Denied', Canceled: 'Canceled', Pending: 'Pending' },
+  'pt-BR': { Authorized: 'Autorizado', Paid: 'Pago', Blocked: 'Em revisão', Denied: 'Negado', Canceled: 'Cancelado', Pending: 'Pendente', PendingAuthentication: 'Aguardando autenticação' },
+  en: { Authorized: 'Authorized', Paid: 'Paid', Blocked: 'Under review', Denied: 'Denied', Canceled: 'Canceled', Pending: 'Pending', PendingAuthentication: 'Awaiting authentication' },
 };
-const TONE: Record<string, string> = { Authorized: 'good', Paid: 'good', Blocked: 'wait', Pending: 'wait', Denied: 'bad', Canceled: 'bad' };
+const TONE: Record<string, string> = { Authorized: 'good', Paid: 'good', Blocked: 'wait', Pending: 'wait', PendingAuthentication: 'wait', Denied: 'bad', Canceled: 'bad' };
 
 /** A status as the page's language names it. */
 export function statusLabel(lang: Lang, status: string): string {
