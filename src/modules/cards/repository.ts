@@ -84,6 +84,18 @@ export const cardTokensRepository = {
       .executeTakeFirst();
   },
 
+  /** The merchant's token while it may still be used, left unused. */
+  async findUsable(db: Executor, merchantId: string, numberToken: string, wallNow: string): Promise<CardTokenRow | undefined> {
+    return db
+      .selectFrom('card_tokens')
+      .selectAll()
+      .where('number_token', '=', numberToken)
+      .where('merchant_id', '=', merchantId)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', wallNow)
+      .executeTakeFirst();
+  },
+
   async find(db: Executor, merchantId: string, numberToken: string): Promise<Pick<CardTokenRow, 'consumed_at' | 'expires_at'> | undefined> {
     return db
       .selectFrom('card_tokens')
@@ -122,6 +134,11 @@ export const vaultCardsRepository = {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  },
+
+  /** The network's reference of the card's first charge or check; kept once set (later charges refer to the first). */
+  async setNetworkReference(db: Executor, vaultId: string, reference: string): Promise<void> {
+    await db.updateTable('vault_cards').set({ network_reference: reference }).where('vault_id', '=', vaultId).where('network_reference', 'is', null).execute();
   },
 
   /** Sandbox: the return code every later charge of a live card answers with (null clears it). False when there is no such live card. */

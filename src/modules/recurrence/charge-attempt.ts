@@ -20,7 +20,9 @@ export interface ChargeDeps {
   logger: Logger;
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
-  cards: Pick<CardService, 'getVault' | 'getVaults'>;
+  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored'>;
+  /** The merchant's card settings (verifyCardsOnSubscribe): the merchants module's, handed over by the root. */
+  cardSettings?: (merchantId: string) => Promise<{ verifyCardsOnSubscribe: boolean }>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
   pixRecurrences?: PixRecurrencePort;
   /** BILLING_CONCURRENCY (default DEFAULT_CHARGE_CONCURRENCY). */
