@@ -4307,6 +4307,8 @@ export interface operations {
                         refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4428,6 +4430,8 @@ export interface operations {
                         refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4525,6 +4529,8 @@ export interface operations {
                         refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4640,6 +4646,8 @@ export interface operations {
                         refundedAmount: number;
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -9636,6 +9644,8 @@ export interface operations {
                             returnCode: string | null;
                             returnMessage: string;
                             paymentId: string | null;
+                            /** @description A declined attempt: whether the card may be tried again (ABECS Normativo 21) */
+                            declineCategory?: "retryable" | "final";
                         }[];
                     };
                 };

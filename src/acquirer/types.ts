@@ -1,4 +1,5 @@
 import type { CardBrand } from '../domain/cards.js';
+import type { DeclineCategory } from '../domain/decline-category.js';
 
 /**
  * The acquirer contract (after Medusa's IPaymentProvider): typed inputs and outputs, an
@@ -93,12 +94,15 @@ export type AuthorizeResult =
       returnMessage: string;
       nsu: string;
       acquirerReference: string;
+      /** From the connector's table of its own codes (ABECS Normativo 21): whether the card may be tried again. */
+      declineCategory?: DeclineCategory;
       /** The issuer replaced the card (Cielo's Renova Fácil, `NewCard`): charge the new one instead. */
       newCard?: ReplacementCard;
     }
   | {
       /** The acquirer answered that it could not process it (96, a refused request): nothing was charged. */
       outcome: 'failed';
+      declineCategory?: DeclineCategory;
       returnCode: '96';
       returnMessage: string;
     };

@@ -176,6 +176,8 @@ export interface PaymentsTable {
   antifraud_reasons: string;
   return_code: string | null;
   return_message: string | null;
+  /** A declined payment's ABECS category, from the connector's table (retryable or final); null otherwise or when not recorded. */
+  decline_category?: string | null;
   authorization_code: string | null;
   nsu: string | null;
   acquirer_reference: string | null;

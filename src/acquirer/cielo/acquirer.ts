@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ZeroAuthRequest, ZeroAuthResult } from '../types.js';
 import { AcquirerUnavailable, RETURN_MESSAGES } from '../types.js';
 import { CieloHttp, type CieloAnswer, type CieloCredentials } from './http.js';
-import { CIELO_BRANDS, CIELO_STATUS, CIELO_VOID_CODES, mapDeclineCode } from './mapping.js';
+import { CIELO_BRANDS, CIELO_STATUS, CIELO_VOID_CODES, cieloDeclineCategory, mapDeclineCode } from './mapping.js';
 import { replacementOf, storedCredentialFields } from './stored-credentials.js';
 import { cieloZeroAuth } from './zero-auth.js';
 
@@ -193,9 +193,10 @@ export class CieloAcquirer implements Acquirer {
     }
     // A processing failure, a sale voided before we recorded it, or a decline that means the network: nothing charged.
     const mapped = status === 'declined' ? mapDeclineCode(code, this.connection.environment) : 'failed';
-    if (mapped === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: `${RETURN_MESSAGES['96']}: nothing was charged (${detail})` };
+    if (mapped === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: `${RETURN_MESSAGES['96']}: nothing was charged (${detail})`, declineCategory: 'retryable' };
     const newCard = replacementOf(payment.NewCard);
-    return { outcome: 'declined', returnCode: mapped, returnMessage: `${RETURN_MESSAGES[mapped]} (${detail})`, nsu, acquirerReference, ...(newCard ? { newCard } : {}) };
+    const declineCategory = cieloDeclineCategory(code, this.connection.environment, mapped);
+    return { outcome: 'declined', returnCode: mapped, returnMessage: `${RETURN_MESSAGES[mapped]} (${detail})`, nsu, acquirerReference, declineCategory, ...(newCard ? { newCard } : {}) };
   }
 
   private url(which: 'api' | 'query', path: string): URL {

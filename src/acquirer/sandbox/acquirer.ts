@@ -6,6 +6,7 @@ import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
 import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ReturnCode, ZeroAuthRequest, ZeroAuthResult } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
 import { NsuSequence } from './nsu.js';
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /**
@@ -226,12 +227,13 @@ function toRefundResult(row: Pick<LedgerRow, 'outcome' | 'return_message'>): Ref
   return row.outcome === 'refunded' ? { outcome: 'refunded' } : { outcome: 'failed', returnMessage: row.return_message };
 }
 
+/** The sandbox answers ABECS codes: its decline categories are the ABECS table itself (src/domain/decline-category.ts). */
 function resultFor(code: ReturnCode, key: string, nsu: () => string): AuthorizeResult {
   const returnMessage = RETURN_MESSAGES[code];
   const acquirerReference = `${SANDBOX_REFERENCE_PREFIX}${key}`;
   if (code === '00') return { outcome: 'approved', returnCode: '00', returnMessage, authorizationCode: authorizationCode(), nsu: nsu(), acquirerReference };
-  if (code === '96') return { outcome: 'failed', returnCode: '96', returnMessage };
-  return { outcome: 'declined', returnCode: code, returnMessage, nsu: nsu(), acquirerReference };
+  if (code === '96') return { outcome: 'failed', returnCode: '96', returnMessage, declineCategory: 'retryable' };
+  return { outcome: 'declined', returnCode: code, returnMessage, nsu: nsu(), acquirerReference, declineCategory: declineCategoryOf(code) ?? 'final' };
 }
 
 function toResult(row: LedgerRow): AuthorizeResult {

@@ -7,7 +7,9 @@ import type { Kysely } from 'kysely';
  * - `vault_card_updates`: a stored card's history (replaced by the issuer's account updater, or
  *   by its holder on a card update page), with the old and new last four digits, never a number;
  * - `merchants.verify_cards_on_subscribe`: a merchant's choice to check a subscription's card
- *   (zero auth) before the subscription is created, off by default.
+ *   (zero auth) before the subscription is created, off by default;
+ * - `payments.decline_category`: a decline's ABECS category (retryable, final), from the table of
+ *   the connector that answered.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('vault_cards').addColumn('network_reference', 'text').execute();
@@ -25,9 +27,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('vault_card_updates_vault_idx').on('vault_card_updates').columns(['vault_id', 'created_at']).execute();
   await db.schema.alterTable('merchants').addColumn('verify_cards_on_subscribe', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema.alterTable('payments').addColumn('decline_category', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('payments').dropColumn('decline_category').execute();
   await db.schema.alterTable('merchants').dropColumn('verify_cards_on_subscribe').execute();
   await db.schema.dropTable('vault_card_updates').execute();
   await db.schema.alterTable('vault_cards').dropColumn('network_reference').execute();

@@ -4,6 +4,7 @@ import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { paymentsRepository, type PaymentRow, type TransitionFields } from './repository.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -53,6 +54,7 @@ function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: Authorize
       authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
       nsu: result.outcome === 'failed' ? null : result.nsu,
       acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+      decline_category: result.outcome === 'approved' ? null : (result.declineCategory ?? declineCategoryOf(result.returnCode)),
     },
   };
 }

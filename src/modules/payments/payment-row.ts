@@ -1,3 +1,4 @@
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import { maskPan } from '../../domain/cards.js';
 import type { Pricing } from '../../domain/fees.js';
@@ -33,6 +34,8 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
     splits: JSON.parse(row.splits) as StoredSplit[],
     refundedAmount: Number(row.refunded_amount),
     createdAt: row.created_at,
+    // A declined (or failed) payment says whether its card may be tried again; anti-fraud's own refusal reads its code (59).
+    ...(row.status === 'Denied' ? { declineCategory: (row.decline_category ?? declineCategoryOf(row.return_code) ?? 'final') as 'retryable' | 'final' } : {}),
   };
 }
 
@@ -102,6 +105,7 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     antifraud_reasons: JSON.stringify(p.assessment.reasons),
     return_code: rejected ? '59' : null,
     return_message: rejected ? RETURN_MESSAGES['59'] : null,
+    decline_category: null,
     authorization_code: null,
     nsu: null,
     acquirer_reference: null,

@@ -5,7 +5,7 @@ import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
-export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
+export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
 export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 

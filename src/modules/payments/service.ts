@@ -24,7 +24,7 @@ export { toPaymentResult };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
 export type { PaymentRow };
 /** What another module may read of a payment by id: its status and the acquirer's answer. */
-export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'>;
+export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'> & { decline_category?: string | null };
 
 export interface Payer {
   merchantId: string;
@@ -174,7 +174,7 @@ export class PaymentService {
    */
   async find(paymentId: string): Promise<PaymentState | undefined> {
     const row = await paymentsRepository.find(this.ctx.database.db, paymentId);
-    return row && { payment_id: row.payment_id, status: row.status, return_code: row.return_code, return_message: row.return_message };
+    return row && { payment_id: row.payment_id, status: row.status, return_code: row.return_code, return_message: row.return_message, decline_category: row.decline_category ?? null };
   }
 
   /**

@@ -4,6 +4,7 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { validateExpiry } from '../../domain/cards.js';
+import { declineCategoryOf, type DeclineCategory } from '../../domain/decline-category.js';
 import { ApiError } from '../../http/errors.js';
 import type { CardService, VaultView } from '../cards/service.js';
 import type { PaymentBody } from '../payments/schemas.js';
@@ -47,6 +48,8 @@ export interface AttemptResult {
   returnCode: string | null;
   returnMessage: string;
   paymentId: string | null;
+  /** A declined charge's category (retryable, final), from the connector's table. */
+  declineCategory?: DeclineCategory | null;
   /** The payment is still Pending: look again after this long (the acquirer's settle window, or a recheck). */
   retryInMs?: number;
 }
@@ -57,7 +60,7 @@ const UNANSWERED_RECHECK_MS = 30_000;
 /** A payment a twin run is making right now is looked at again after this: its answer is due within the acquirer's timeout. */
 const PENDING_TWIN_RECHECK_MS = 30_000;
 
-const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
+const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null, declineCategory: declineCategoryOf(returnCode) });
 
 /**
  * Makes (or finds) the payment of a claimed attempt, under the id the claim recorded. Found:
@@ -87,8 +90,8 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
     return twin.status === 'Pending' ? { ...fromRow(twin), retryInMs: PENDING_TWIN_RECHECK_MS } : fromRow(twin);
   }
   if (outcome.status === 201) {
-    const { status, returnCode, returnMessage } = outcome.body;
-    return { payment: { status, returnCode }, returnCode, returnMessage: returnMessage ?? status, paymentId };
+    const { status, returnCode, returnMessage, declineCategory } = outcome.body;
+    return { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: returnMessage ?? status, paymentId, declineCategory: declineCategory ?? null };
   }
   // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
   const row = await ctx.payments.find(paymentId);
@@ -128,12 +131,14 @@ export function billingPaymentBody(state: ChargeState, cardholderName: string): 
 const isRequest = (found: PaymentBody | AttemptResult): found is PaymentBody => 'sellerInfo' in found;
 
 /** An attempt's result read off its payment row. */
-export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {
+export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null; decline_category?: string | null }): AttemptResult {
+  const declineCategory = row.status === 'Denied' ? ((row.decline_category as DeclineCategory | null | undefined) ?? declineCategoryOf(row.return_code)) : null;
   return {
-    payment: { status: row.status, returnCode: row.return_code },
+    payment: { status: row.status, returnCode: row.return_code, declineCategory },
     returnCode: row.return_code,
     returnMessage: row.return_message ?? row.status,
     paymentId: row.payment_id,
+    declineCategory,
   };
 }
 

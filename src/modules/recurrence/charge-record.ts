@@ -45,8 +45,13 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
     if (!recorded.has(item.state.billing_id)) continue;
     const { state, result, decision } = item;
     // What the events of this attempt tell of it: the charge's answer.
-    const answer = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
+    const declineCategory = result.declineCategory ?? null;
+    const answer = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, ...(decision.kind === 'paid' ? {} : { declineCategory }) };
     const status = outcome.fields.status;
+    // Every failed charge is told as such, with when (if ever) it is tried again.
+    if (decision.kind !== 'paid' && status !== 'Canceled') {
+      outbox.events.push(billingEvent('billing.payment_failed', state, at, { ...answer, attempt: item.attempt, nextAttemptAt: status === 'Opened' && decision.kind === 'retry' ? decision.at.toISOString() : null }));
+    }
     if (status === 'Opened' && decision.kind === 'retry') {
       const attempt = item.attempt + 1;
       outbox.events.push(billingEvent('billing.retry_scheduled', state, at, { ...answer, nextAttemptDate: decision.at.toISOString(), attempt }));
@@ -77,7 +82,7 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
  */
 function outcomeOf(item: Concluded, active: boolean, at: string): BillingOutcome {
   const { state, result, decision } = item;
-  const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
+  const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId, ...(result.declineCategory ? { declineCategory: result.declineCategory } : {}) };
   const attempts_history = JSON.stringify([...historyOf(state), entry]);
   const claim = { billingId: state.billing_id, attempt: item.attempt, paymentId: item.paymentId };
   if (decision.kind === 'retry' && active) return { claim, fields: { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history } };

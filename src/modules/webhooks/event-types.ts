@@ -31,6 +31,7 @@ export const EVENT_TYPES = [
   'billing.retry_scheduled',
   'billing.payment_invalid',
   'billing.canceled',
+  'billing.payment_failed',
   'subscription.active',
   'subscription.authorized',
   'subscription.canceled',
