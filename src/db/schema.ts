@@ -178,6 +178,8 @@ export interface PaymentsTable {
   return_message: string | null;
   /** A declined payment's ABECS category, from the connector's table (retryable or final); null otherwise or when not recorded. */
   decline_category?: string | null;
+  /** The network's reference of an approved charge (Cielo's IssuerTransactionId), for a stored card's later merchant-initiated ones. */
+  network_reference?: string | null;
   authorization_code: string | null;
   nsu: string | null;
   acquirer_reference: string | null;

@@ -9,7 +9,8 @@ import type { Kysely } from 'kysely';
  * - `merchants.verify_cards_on_subscribe`: a merchant's choice to check a subscription's card
  *   (zero auth) before the subscription is created, off by default;
  * - `payments.decline_category`: a decline's ABECS category (retryable, final), from the table of
- *   the connector that answered.
+ *   the connector that answered; `payments.network_reference`, an approved charge's network
+ *   reference, which a stored card's later billing charges carry when its zero auth gave none.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('vault_cards').addColumn('network_reference', 'text').execute();
@@ -28,9 +29,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('vault_card_updates_vault_idx').on('vault_card_updates').columns(['vault_id', 'created_at']).execute();
   await db.schema.alterTable('merchants').addColumn('verify_cards_on_subscribe', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('payments').addColumn('decline_category', 'text').execute();
+  await db.schema.alterTable('payments').addColumn('network_reference', 'text').execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable('payments').dropColumn('network_reference').execute();
   await db.schema.alterTable('payments').dropColumn('decline_category').execute();
   await db.schema.alterTable('merchants').dropColumn('verify_cards_on_subscribe').execute();
   await db.schema.dropTable('vault_card_updates').execute();

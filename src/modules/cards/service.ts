@@ -56,6 +56,8 @@ export interface VaultCard extends Card {
   cardholderName: string;
   /** Sandbox only: the return code every charge of this card answers (POST /sandbox/vaults/{id}/outcome). */
   sandboxReturnCode: string | null;
+  /** The network's reference of the card's first charge or check, sent on merchant-initiated charges. */
+  networkReference: string | null;
 }
 
 /** A card check without a charge: the acquirer's zero auth, as the root hands it to this module. */
@@ -325,6 +327,7 @@ export class CardService {
       vaultId: row.vault_id,
       cardholderName: row.cardholder_name,
       sandboxReturnCode: row.sandbox_return_code,
+      networkReference: row.network_reference,
     };
   }
 

@@ -1,4 +1,4 @@
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type Initiator, type ReplacementCard, type ReturnCode } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
@@ -32,9 +32,21 @@ export type Resolution =
 
 const failed = (returnMessage: string): AuthorizeResult => ({ outcome: 'failed', returnCode: '96', returnMessage });
 
+/**
+ * Who started a payment (stored-credential indicators): a billing's charge is the merchant's,
+ * recurring (M1), with the network reference of the card's first charge; any other is the
+ * cardholder's (C1). A caller whose charge stores the card says so (`Payments.create`'s initiator).
+ */
+export function initiatorOf(row: Pick<PaymentRow, 'billing_id'>, card: ChargeableCard): Initiator {
+  if (row.billing_id !== null) return { by: 'merchant', recurring: true, ...(card.networkReference ? { networkReference: card.networkReference } : {}) };
+  // A payment by vaultId uses a card stored before; the charge that stores a card says so itself (the card update page's).
+  return { by: 'cardholder', storesCard: false, storedCard: card.source === 'vault' };
+}
+
 /** What is sent to the acquirer for a payment. */
-function requestOf(row: PaymentRow, card: ChargeableCard): AuthorizeRequest {
+function requestOf(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): AuthorizeRequest {
   return {
+    initiator: initiator ?? initiatorOf(row, card),
     merchantId: row.merchant_id,
     amount: Number(row.amount),
     installments: row.installments,
@@ -55,6 +67,7 @@ function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: Authorize
       nsu: result.outcome === 'failed' ? null : result.nsu,
       acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
       decline_category: result.outcome === 'approved' ? null : (result.declineCategory ?? declineCategoryOf(result.returnCode)),
+      network_reference: result.outcome === 'approved' ? (result.networkReference ?? null) : null,
     },
   };
 }
@@ -83,10 +96,10 @@ export class Authorizations {
    * Sends the authorization and records what is known: the outcome, or (no answer, and the
    * at-once lookups did not find it) nothing, leaving the payment Pending for its recovery.
    */
-  async send(row: PaymentRow, card: ChargeableCard): Promise<{ row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string }> {
+  async send(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): Promise<{ row: PaymentRow; known: true; newCard?: ReplacementCard } | { row: PaymentRow; known: false; why: string }> {
     let result: AuthorizeResult;
     try {
-      result = await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id });
+      result = await this.acquirer.authorize(requestOf(row, await this.withReference(row, card), initiator), { idempotencyKey: row.payment_id });
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
       // as such; the payment stays Pending and its recovery settles it.
@@ -103,12 +116,25 @@ export class Authorizations {
       }
     }
     try {
-      return { row: await this.record(row, result), known: true };
+      // A replacement card (Renova Fácil) goes back to the caller in memory only, never into a row or a log.
+      const newCard = result.outcome === 'declined' ? result.newCard : undefined;
+      return { row: await this.record(row, result), known: true, ...(newCard ? { newCard } : {}) };
     } catch (error) {
       // The acquirer answered and the answer could not be written: the recovery writes it.
       if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
       throw error;
     }
+  }
+
+  /**
+   * A billing's charge of a stored card carries the network reference of the card's first
+   * charge: the one its zero auth returned, else the first approved payment's (recorded with the
+   * outcome, so a card payment's path writes nothing more). Read on the billing path only.
+   */
+  private async withReference(row: PaymentRow, card: ChargeableCard): Promise<ChargeableCard> {
+    if (row.billing_id === null || card.vaultId === undefined || card.networkReference) return card;
+    const first = await paymentsRepository.firstNetworkReference(this.ctx.database.db, card.vaultId);
+    return first ? { ...card, networkReference: first } : card;
   }
 
   /** A few quick lookups: the sale, if it was made, is usually visible within a second. */

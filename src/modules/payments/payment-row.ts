@@ -106,6 +106,7 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     return_code: rejected ? '59' : null,
     return_message: rejected ? RETURN_MESSAGES['59'] : null,
     decline_category: null,
+    network_reference: null,
     authorization_code: null,
     nsu: null,
     acquirer_reference: null,

@@ -1,5 +1,5 @@
 import { timeOrderedUuid } from '../../ids.js';
-import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
@@ -38,7 +38,8 @@ const RELAY_INTERVAL_MS = 250;
 /** The recovery pass looks for payments whose recovery is due this often. */
 const RECOVERY_INTERVAL_MS = 5_000;
 
-export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502; error: ApiError };
+/** `newCard`: the acquirer declined a recurring charge with the card's replacement (Renova Fácil); the caller may store it. */
+export type CreateOutcome = { status: 201; body: PaymentResult; newCard?: ReplacementCard } | { status: 502; error: ApiError };
 
 /**
  * Card payments (contract section 6), whichever connector charges them: the payment is
@@ -81,7 +82,7 @@ export class PaymentService {
    * caller fix the id before the call (it records it first): the id is the primary key and the
    * acquirer's idempotency key, so a retried call with it can never make a second payment.
    */
-  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
+  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; initiator?: Initiator } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     // RSA is CPU work, not database work: done before anything is written.
@@ -136,11 +137,11 @@ export class PaymentService {
       return { status: 201, body: toPaymentResult(row) };
     }
 
-    const sent = await this.authorizations.send(row, card);
+    const sent = await this.authorizations.send(row, card, extra.initiator);
     // No answer and no record found at once: the recovery settles it from the acquirer's record.
     if (!sent.known) return { status: 502, error: unknownError(paymentId) };
     if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
-    return { status: 201, body: toPaymentResult(sent.row) };
+    return { status: 201, body: toPaymentResult(sent.row), ...(sent.newCard ? { newCard: sent.newCard } : {}) };
   }
 
   /** Settles one payment whose acquirer answer was lost (what the recovery pass does for each). */
