@@ -162,7 +162,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const antifraud = new AntiFraudEngine(database, clock, cipher, ipCountries, { sandbox: config.mode === 'sandbox' });
   const acquirerConnections = new AcquirerConnections(database, cipher, clock);
   const acquirer = new AcquirerRouter(config.acquirer, new SandboxAcquirer(database, clock), acquirerConnections, metrics);
-  const cards = new CardService(database, cipher, clock, cardKeys, (request) => acquirer.zeroAuth(request));
+  const cards = new CardService(database, cipher, clock, cardKeys, (request) => acquirer.zeroAuth(request), queue);
   // Settlement moves fully received payments to Paid through the payment service, which is built next (it needs settlement).
   const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock), (): PaymentService => payments);
   const payments = new PaymentService({ database, clock, logger: options.logger, cards, antifraud, queue, settlement, metrics }, acquirer);

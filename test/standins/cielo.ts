@@ -137,7 +137,11 @@ export interface ZeroAuthSummary {
 
 /** A replacement card Renova Fácil answers for a recurring sale of a card (`forceNewCard`). */
 export interface NewCardOutcome {
+  /** The card the issuer replaced. */
   cardNumber: string;
+  /** Its replacement, answered in `Payment.NewCard.CardNumber`. */
+  newCardNumber: string;
+  /** MM/YYYY. */
   expirationDate: string;
   returnCode?: string;
   message?: string;
@@ -455,7 +459,7 @@ export class CieloStandIn {
     const credentials = this.credentialsBySale.get(sale.paymentId);
     if (credentials?.recurrent) body.Payment.Recurrent = true;
     const replacement = this.newCardBySale.get(sale.paymentId);
-    if (replacement) body.Payment.NewCard = { CardNumber: replacement.cardNumber, Holder: sale.holder, ExpirationDate: replacement.expirationDate, SaveCard: false, Brand: sale.brand };
+    if (replacement) body.Payment.NewCard = { CardNumber: replacement.newCardNumber, Holder: sale.holder, ExpirationDate: replacement.expirationDate, SaveCard: false, Brand: sale.brand };
     return body;
   }
 

@@ -8,7 +8,9 @@ import type { ZeroAuthRequest, ZeroAuthResult } from '../../acquirer/types.js';
 import { cardFingerprint, validateCard, type Card, type CardInput } from './card-data.js';
 import { CvvStore } from './cvv-store.js';
 import type { CardKeyService } from './keys.js';
-import { cardTokensRepository as tokens, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
+import { cardTokensRepository as tokens, cardUpdatesRepository, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
+import { replaceStoredCard, type CardHistoryEntry, type CardUpdate, type CardUpdateSource } from './card-updates.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** A numberToken lives 10 minutes of wall time (a security timer, like a bearer token). */
@@ -97,11 +99,34 @@ export class CardService {
     private readonly keys: CardKeyService,
     /** The acquirer's zero auth (the composition root hands it over): checks a card without charging it. */
     private readonly verifier?: CardVerifier,
+    /** For the events of stored cards (card.updated). */
+    private readonly queue?: JobQueue,
   ) {}
+
+  /** A stored card replaced in place (./card-updates.ts): by the issuer's account updater, or by its holder on a card update page. */
+  replaceCard(merchantId: string, vaultId: string, replacement: { pan: string; expMonth: string; expYear: string }, source: CardUpdateSource): Promise<CardUpdate | null> {
+    return replaceStoredCard({ database: this.database, cipher: this.cipher, clock: this.clock, queue: this.queue }, merchantId, vaultId, replacement, source, (pan) => this.cipher.encrypt(pan, sealVaultAd(vaultId)));
+  }
+
+  /** A stored card's replacements, newest first (the dashboard's card history). */
+  async cardHistory(merchantId: string, vaultId: string): Promise<CardHistoryEntry[]> {
+    return (await cardUpdatesRepository.history(this.database.db, merchantId, vaultId)).map((row) => ({
+      updatedAt: row.created_at,
+      source: row.source as CardUpdateSource,
+      oldLast4: row.old_last4,
+      newLast4: row.new_last4,
+      oldExpiry: row.old_expiry,
+      newExpiry: row.new_expiry,
+    }));
+  }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
-    return { card_tokens: await sandboxDelete(executor, 'card_tokens', merchantId), vault_cards: await sandboxDelete(executor, 'vault_cards', merchantId) };
+    return {
+      card_tokens: await sandboxDelete(executor, 'card_tokens', merchantId),
+      vault_card_updates: await sandboxDelete(executor, 'vault_card_updates', merchantId),
+      vault_cards: await sandboxDelete(executor, 'vault_cards', merchantId),
+    };
   }
 
   async createToken(merchantId: string, input: TokenInput): Promise<NumberToken> {

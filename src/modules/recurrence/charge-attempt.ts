@@ -7,6 +7,8 @@ import { validateExpiry } from '../../domain/cards.js';
 import { declineCategoryOf, type DeclineCategory } from '../../domain/decline-category.js';
 import { ApiError } from '../../http/errors.js';
 import type { CardService, VaultView } from '../cards/service.js';
+import type { CardUpdate } from '../cards/card-updates.js';
+import { chargeReplacement } from './card-replacement.js';
 import type { PaymentBody } from '../payments/schemas.js';
 import type { PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
@@ -21,7 +23,7 @@ export interface ChargeDeps {
   logger: Logger;
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
-  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored'>;
+  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored' | 'replaceCard'>;
   /** The merchant's card settings (verifyCardsOnSubscribe): the merchants module's, handed over by the root. */
   cardSettings?: (merchantId: string) => Promise<{ verifyCardsOnSubscribe: boolean }>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
@@ -50,6 +52,8 @@ export interface AttemptResult {
   paymentId: string | null;
   /** A declined charge's category (retryable, final), from the connector's table. */
   declineCategory?: DeclineCategory | null;
+  /** The stored card was replaced by the issuer's account updater before this result's charge. */
+  cardUpdated?: CardUpdate;
   /** The payment is still Pending: look again after this long (the acquirer's settle window, or a recheck). */
   retryInMs?: number;
 }
@@ -91,7 +95,9 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
   }
   if (outcome.status === 201) {
     const { status, returnCode, returnMessage, declineCategory } = outcome.body;
-    return { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: returnMessage ?? status, paymentId, declineCategory: declineCategory ?? null };
+    const result: AttemptResult = { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: returnMessage ?? status, paymentId, declineCategory: declineCategory ?? null };
+    // The issuer sent the card's replacement (account updater): stored in place, charged again at once.
+    return outcome.newCard && status === 'Denied' ? chargeReplacement(ctx, state, body, result, outcome.newCard) : result;
   }
   // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
   const row = await ctx.payments.find(paymentId);

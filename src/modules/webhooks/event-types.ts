@@ -37,6 +37,8 @@ export const EVENT_TYPES = [
   'subscription.canceled',
   'subscription.blocked',
   'subscription.finished',
+  'subscription.card_updated',
+  'card.updated',
   'plan.status_changed',
   'payment_link.paid',
   'payment_link.expired',
