@@ -164,9 +164,9 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   await cardKeys.ensureKey();
 
   const antifraud = new AntiFraudEngine(database, clock, cipher, ipCountries, { sandbox: config.mode === 'sandbox' });
-  const cards = new CardService(database, cipher, clock, cardKeys);
   const acquirerConnections = new AcquirerConnections(database, cipher, clock);
   const acquirer = new AcquirerRouter(config.acquirer, new SandboxAcquirer(database, clock), acquirerConnections, metrics);
+  const cards = new CardService(database, cipher, clock, cardKeys, (request) => acquirer.zeroAuth(request), queue);
   // Settlement moves fully received payments to Paid through the payment service, which is built next (it needs settlement).
   const settlement = new SettlementService(database, clock, queue, new PricingStore(database, clock), (): PaymentService => payments);
   const threeDs = threeDsDepsOf(config, cipher);
@@ -212,7 +212,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     threeDs,
     disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement, pix: pix.medClaims }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
-    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences, chargeConcurrency: config.billingConcurrency }),
+    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences, chargeConcurrency: config.billingConcurrency, cardSettings: (merchantId) => merchants.cardSettings(merchantId) }),
     settlement,
     bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix, streamSlots }),
     streamSlots,

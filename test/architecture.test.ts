@@ -39,6 +39,7 @@ const OWNER: Record<string, string> = {
   card_keys: 'modules/cards',
   card_tokens: 'modules/cards',
   vault_cards: 'modules/cards',
+  vault_card_updates: 'modules/cards',
   payments: 'modules/payments',
   payment_events: 'modules/payments',
   payment_refunds: 'modules/payments',

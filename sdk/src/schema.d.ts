@@ -208,6 +208,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/merchants/{merchantId}/card-settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A merchant's card settings
+         * @description verifyCardsOnSubscribe: a new subscription's stored card is checked with a zero auth first (off by default).
+         */
+        get: operations["getMerchantCardSettings"];
+        /**
+         * Set a merchant's card settings
+         * @description verifyCardsOnSubscribe true: creating a subscription checks its stored card with a zero auth, and a card the issuer refuses is answered 422 (tag `card`), with no subscription made.
+         */
+        put: operations["setMerchantCardSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/merchants/{merchantId}/credentials": {
         parameters: {
             query?: never;
@@ -447,6 +471,26 @@ export interface paths {
          * @description Removes a stored card: later charges with its vaultId, and the subscriptions on it, are refused.
          */
         delete: operations["deleteVaultCard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/gateway/v1/zero-auth": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a card without charging it (zero auth)
+         * @description Exactly one card source: {numberToken} (read, not used up), {vaultId}, {encryptedCard} or {cardNumber, expirationMonth, expirationYear}; plus cardholderName and securityCode when known. None or two sources: 400 naming cardInfo. Nothing is charged; a refused card is answered 200 with cardAuthSuccess false and its declineCategory.
+         */
+        post: operations["zeroAuth"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2586,6 +2630,128 @@ export interface operations {
             };
         };
     };
+    getMerchantCardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Check a subscription's stored card with a zero auth before creating the subscription (default false) */
+                        verifyCardsOnSubscribe: boolean;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    setMerchantCardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                merchantId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "verifyCardsOnSubscribe": true
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Check a subscription's stored card with a zero auth before creating the subscription (default false) */
+                    verifyCardsOnSubscribe: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Check a subscription's stored card with a zero auth before creating the subscription (default false) */
+                        verifyCardsOnSubscribe: boolean;
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
     createCredential: {
         parameters: {
             query?: never;
@@ -3629,6 +3795,8 @@ export interface operations {
                     /** @description CVV: 3 digits, 4 for amex */
                     securityCode?: string;
                     cardholderName: string;
+                    /** @description Check the card with a zero auth first (securityCode goes to it, never stored); a refused card is a 422 (tag card) and nothing is stored */
+                    verify?: boolean;
                 };
             };
         };
@@ -3700,6 +3868,30 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3852,6 +4044,148 @@ export interface operations {
             };
             /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+        };
+    };
+    zeroAuth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "cardNumber": "5555555555554444",
+                 *       "expirationMonth": "12",
+                 *       "expirationYear": "2035",
+                 *       "securityCode": "123",
+                 *       "cardholderName": "MARIA SILVA"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Read, not used up */
+                    numberToken?: string;
+                    vaultId?: string;
+                    /** @description Base64 of RSA-OAEP (SHA-256, MGF1-SHA-256) over the UTF-8 JSON {"number", "expirationMonth", "expirationYear", "securityCode"?}, with the key from GET /cards/public-key */
+                    encryptedCard?: string;
+                    /** @description PAN, digits only */
+                    cardNumber?: string;
+                    /** @description two digits, 01 to 12 */
+                    expirationMonth?: string;
+                    /** @description two or four digits */
+                    expirationYear?: string;
+                    /** @description CVV: 3 digits, 4 for amex */
+                    securityCode?: string;
+                    cardholderName?: string;
+                    /** @description visa, mastercard, amex, elo, hipercard */
+                    brand?: string;
+                    /** @description The same fields, grouped as a payment groups them */
+                    cardInfo?: {
+                        /** @description Read, not used up */
+                        numberToken?: string;
+                        vaultId?: string;
+                        /** @description Base64 of RSA-OAEP (SHA-256, MGF1-SHA-256) over the UTF-8 JSON {"number", "expirationMonth", "expirationYear", "securityCode"?}, with the key from GET /cards/public-key */
+                        encryptedCard?: string;
+                        /** @description PAN, digits only */
+                        cardNumber?: string;
+                        /** @description two digits, 01 to 12 */
+                        expirationMonth?: string;
+                        /** @description two or four digits */
+                        expirationYear?: string;
+                        /** @description CVV: 3 digits, 4 for amex */
+                        securityCode?: string;
+                        cardholderName?: string;
+                        /** @description visa, mastercard, amex, elo, hipercard */
+                        brand?: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        brand: string;
+                        /** @description Masked: first 6 digits, one * per hidden digit, last 4 */
+                        cardNumber: string;
+                        /** @enum {string} */
+                        transactionType: "credit";
+                        /** @description The issuer would accept the card now */
+                        cardAuthSuccess: boolean;
+                        /** @description 00 when verified; otherwise the decline's ABECS code (96: the acquirer could not check it) */
+                        returnCode: string;
+                        message: string;
+                        /** @description When refused: whether the card may be tried again (ABECS Normativo 21) */
+                        declineCategory?: "retryable" | "final";
+                    };
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4030,6 +4364,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4165,6 +4501,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4276,6 +4614,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -4405,6 +4745,8 @@ export interface operations {
                         };
                         /** Format: date-time */
                         createdAt: string;
+                        /** @description A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it */
+                        declineCategory?: "retryable" | "final";
                     };
                 };
             };
@@ -8840,6 +9182,30 @@ export interface operations {
                     }[];
                 };
             };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
+            /** @description One entry per problem; tag is the field path for input errors, a short code otherwise. */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        tag: string;
+                        description: string;
+                    }[];
+                };
+            };
         };
     };
     getSubscription: {
@@ -9435,6 +9801,8 @@ export interface operations {
                             returnCode: string | null;
                             returnMessage: string;
                             paymentId: string | null;
+                            /** @description A declined attempt: whether the card may be tried again (ABECS Normativo 21) */
+                            declineCategory?: "retryable" | "final";
                         }[];
                     };
                 };

@@ -3,9 +3,9 @@ import { CieloHttp } from './cielo/http.js';
 import type { AcquirerConfig } from './config.js';
 import type { AcquirerConnections } from './connections.js';
 import { SandboxAcquirer, SANDBOX_REFERENCE_PREFIX } from './sandbox/acquirer.js';
-import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest, type RefundRequest, type RefundResult } from './types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeRequest, type AuthorizeResult, type CallContext, type CancelRequest, type CancelResult, type LookupRequest, type RefundRequest, type RefundResult, type ZeroAuthRequest, type ZeroAuthResult } from './types.js';
 
-type Operation = 'authorize' | 'cancel' | 'lookup' | 'refund' | 'lookup_refund';
+type Operation = 'authorize' | 'cancel' | 'lookup' | 'refund' | 'lookup_refund' | 'zero_auth';
 type Failure = 'unreachable' | 'no_answer' | 'refused' | 'error';
 
 /** One connector call as the router saw it. */
@@ -67,6 +67,13 @@ export class AcquirerRouter implements Acquirer {
   async authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult> {
     const acquirer = await this.for(request.merchantId);
     return this.timed(acquirer, 'authorize', () => acquirer.authorize(request, context), authorizeOutcome);
+  }
+
+  /** A card check without a charge, at the merchant's connector. */
+  async zeroAuth(request: ZeroAuthRequest): Promise<ZeroAuthResult> {
+    const acquirer = await this.for(request.merchantId);
+    if (!acquirer.zeroAuth) return { valid: false, returnCode: '96', returnMessage: 'This acquirer cannot check a card without charging it' };
+    return this.timed(acquirer, 'zero_auth', () => acquirer.zeroAuth!(request), (r) => ({ outcome: r.valid ? 'valid' : r.returnCode === '96' ? 'failed' : 'invalid', ...(r.returnCode === '96' ? { failure: 'refused' as const } : {}) }));
   }
 
   async cancel(request: CancelRequest, context: CallContext): Promise<CancelResult> {

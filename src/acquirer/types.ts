@@ -1,4 +1,5 @@
 import type { CardBrand } from '../domain/cards.js';
+import type { DeclineCategory } from '../domain/decline-category.js';
 
 /**
  * The acquirer contract (after Medusa's IPaymentProvider): typed inputs and outputs, an
@@ -49,6 +50,36 @@ export interface AuthorizeRequest {
   authentication?: AuthorizeAuthentication;
   /** Sandbox only: a stored card's forced outcome (POST /sandbox/vaults/{id}/outcome). */
   forcedReturnCode?: ReturnCode;
+  /** Who started the charge (stored-credential indicators); a plain cardholder payment when left out. */
+  initiator?: Initiator;
+}
+
+/**
+ * Who started a charge, as the card networks ask of charges with stored credentials
+ * (Mastercard's CIT/MIT categories): the cardholder (C1), saying whether this first charge
+ * stores the card; or the merchant charging a stored card on a recurring agreement (M1), with
+ * the network's reference of the first charge when the acquirer returned one.
+ */
+export type Initiator = { by: 'cardholder'; storesCard: boolean; storedCard: boolean } | { by: 'merchant'; recurring: true; networkReference?: string };
+
+/** A card check without a charge (zero auth). */
+export interface ZeroAuthRequest {
+  merchantId: string;
+  card: AuthorizeRequest['card'];
+  /** The card is being stored for later charges (sent as the first use of a stored credential). */
+  storing: boolean;
+  /** Sandbox only: a stored card's forced outcome. */
+  forcedReturnCode?: ReturnCode;
+}
+
+export interface ZeroAuthResult {
+  /** The issuer would accept the card now. */
+  valid: boolean;
+  /** Ours: '00' valid, a decline's ABECS code, '96' when the acquirer could not check it. */
+  returnCode: ReturnCode;
+  returnMessage: string;
+  /** The network's reference for later merchant-initiated charges, when returned. */
+  networkReference?: string;
 }
 
 export interface AuthorizeAuthentication {
@@ -71,6 +102,8 @@ export type AuthorizeResult =
       authorizationCode: string; // 6 characters
       nsu: string; // unique numeric string
       acquirerReference: string;
+      /** The network's reference of this charge (Cielo's IssuerTransactionId), for later merchant-initiated ones. */
+      networkReference?: string;
     }
   | {
       outcome: 'declined';
@@ -78,13 +111,25 @@ export type AuthorizeResult =
       returnMessage: string;
       nsu: string;
       acquirerReference: string;
+      /** From the connector's table of its own codes (ABECS Normativo 21): whether the card may be tried again. */
+      declineCategory?: DeclineCategory;
+      /** The issuer replaced the card (Cielo's Renova Fácil, `NewCard`): charge the new one instead. */
+      newCard?: ReplacementCard;
     }
   | {
       /** The acquirer answered that it could not process it (96, a refused request): nothing was charged. */
       outcome: 'failed';
+      declineCategory?: DeclineCategory;
       returnCode: '96';
       returnMessage: string;
     };
+
+/** A replacement card an account updater returned. Lives in memory only until it is sealed in the vault. */
+export interface ReplacementCard {
+  pan: string;
+  expMonth: string; // "01".."12"
+  expYear: string; // four digits
+}
 
 export interface CancelRequest {
   merchantId: string;
@@ -134,6 +179,8 @@ export class AcquirerUnavailable extends Error {
 export interface Acquirer {
   /** Throws AcquirerUnavailable when no answer came. */
   authorize(request: AuthorizeRequest, context: CallContext): Promise<AuthorizeResult>;
+  /** Checks a card without charging it. Throws AcquirerUnavailable when no answer came (nothing is charged either way). */
+  zeroAuth?(request: ZeroAuthRequest): Promise<ZeroAuthResult>;
   /** Throws AcquirerUnavailable when no answer came (a cancel is safe to send again). */
   cancel(request: CancelRequest, context: CallContext): Promise<CancelResult>;
   /**

@@ -30,6 +30,7 @@ import * as m0042 from './migrations/0042_merchant_address.js';
 import * as m0043 from './migrations/0043_pix_reconcile_cursors.js';
 import * as m0044 from './migrations/0044_pix_med_returns.js';
 import * as m0045 from './migrations/0045_payment_three_ds.js';
+import * as m0046 from './migrations/0046_cards_keep_paying.js';
 
 /**
  * The one ordered migration set for both engines. Add new migrations at the end; never edit
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '0043_pix_reconcile_cursors': m0043,
   '0044_pix_med_returns': m0044,
   '0045_payment_three_ds': m0045,
+  '0046_cards_keep_paying': m0046,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -25,6 +25,8 @@ export interface MerchantsTable {
   address_city: string | null;
   address_state: string | null;
   address_zip_code: string | null;
+  /** 1: a subscription's card is checked (zero auth) before the subscription is created. */
+  verify_cards_on_subscribe: Generated<number>;
 }
 
 export interface CredentialsTable {
@@ -128,6 +130,23 @@ export interface VaultCardsTable extends StoredCard {
   sandbox_return_code: string | null;
   created_at: string;
   deleted_at: string | null;
+  /** The network's reference of the card's first charge or check, for merchant-initiated charges. */
+  network_reference: string | null;
+}
+
+/** A stored card's history: replaced in place (same vault id), by the account updater or its holder. */
+export interface VaultCardUpdatesTable {
+  update_id: string;
+  vault_id: string;
+  merchant_id: string;
+  /** `account_updater` or `card_update_link`. */
+  source: string;
+  old_last4: string;
+  new_last4: string;
+  /** MM/YYYY. */
+  old_expiry: string;
+  new_expiry: string;
+  created_at: string;
 }
 
 export interface PaymentsTable {
@@ -157,6 +176,10 @@ export interface PaymentsTable {
   antifraud_reasons: string;
   return_code: string | null;
   return_message: string | null;
+  /** A declined payment's ABECS category, from the connector's table (retryable or final); null otherwise or when not recorded. */
+  decline_category?: string | null;
+  /** The network's reference of an approved charge (Cielo's IssuerTransactionId), for a stored card's later merchant-initiated ones. */
+  network_reference?: string | null;
   authorization_code: string | null;
   nsu: string | null;
   acquirer_reference: string | null;
@@ -677,6 +700,7 @@ export interface DB {
   card_keys: CardKeysTable;
   card_tokens: CardTokensTable;
   vault_cards: VaultCardsTable;
+  vault_card_updates: VaultCardUpdatesTable;
   payments: PaymentsTable;
   payment_refunds: PaymentRefundsTable;
   disputes: DisputesTable;

@@ -26,6 +26,8 @@ export const EXAMPLES = {
     address: { street: 'Rua Augusta, 1500, Consolação', city: 'São Paulo', state: 'SP', zipCode: '01304001' },
   },
   setMerchantAddress: { street: 'Avenida Afonso Pena, 1212, Centro', city: 'Belo Horizonte', state: 'MG', zipCode: '30130003' },
+  setMerchantCardSettings: { verifyCardsOnSubscribe: true },
+  zeroAuth: { cardNumber: '5555555555554444', expirationMonth: '12', expirationYear: '2035', securityCode: '123', cardholderName: 'MARIA SILVA' },
   createCredential: { scopes: ['payments', 'recurrence', 'integration'], allowedIps: ['203.0.113.0/24'] },
   updateAntifraudSettings: { velocity: { maxPerCard: 5 }, checkIpCountry: true },
   addBlocklistEntry: { kind: 'email', value: 'chargeback@fraud.example', reason: 'Chargeback on order 981' },

@@ -49,7 +49,7 @@ describe(`recurrence events (${testDialect})`, () => {
     const subscriptionId = await api.subscribe(planId, vaultId);
     await settle();
     const [billing] = await api.billings();
-    expect(typesOf(received(receiver, '/all'))).toEqual(['subscription.active', 'billing.opened', 'payment.denied', 'billing.retry_scheduled']);
+    expect(typesOf(received(receiver, '/all'))).toEqual(['subscription.active', 'billing.opened', 'payment.denied', 'billing.payment_failed', 'billing.retry_scheduled']);
     expect(data('/all', 'subscription.active')).toEqual([{ subscriptionId, planId, oldStatus: '', status: 'Active' }]);
     expect(data('/all', 'billing.opened')).toEqual([{ billingId: billing.id, subscriptionId, installment: 1, amount: 12.6, expireAt: billing.expireAt }]);
     const [retry] = data('/all', 'billing.retry_scheduled');
@@ -59,7 +59,7 @@ describe(`recurrence events (${testDialect})`, () => {
     receiver.received.length = 0;
     await outcome(t, vaultId, '46');
     await settle(clk.days(2));
-    expect(typesOf(received(receiver, '/all'))).toEqual(['payment.denied', 'billing.denied', 'subscription.blocked']);
+    expect(typesOf(received(receiver, '/all'))).toEqual(['payment.denied', 'billing.payment_failed', 'billing.denied', 'subscription.blocked']);
     const history = (await api.billing(billing.id)).attemptsHistory;
     const denied = data('/all', 'billing.denied')[0];
     expect(denied).toMatchObject({ billingId: billing.id, returnCode: '46', returnMessage: history[1].returnMessage, paymentId: history[1].paymentId });

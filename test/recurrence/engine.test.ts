@@ -199,7 +199,7 @@ describe(`recurrence billing engine (${testDialect})`, () => {
     await w.clk.days(120);
     const [expired] = await w.api.billings(`&status=PaymentInvalid&orderBy=createdDate:desc`);
     expect(expired).toMatchObject({ installment: 1, subscription: { id: subscriptionId } });
-    expect((await w.api.billing(expired.id)).attemptsHistory).toEqual([{ date: expired.expireAt, returnCode: '54', returnMessage: expect.stringContaining('expired'), paymentId: null }]);
+    expect((await w.api.billing(expired.id)).attemptsHistory).toEqual([{ date: expired.expireAt, returnCode: '54', returnMessage: expect.stringContaining('expired'), paymentId: null, declineCategory: 'final' }]);
     expect(await w.api.payments(expired.id)).toEqual([]);
     expect(w.t.ctx.acquirer.sandbox.authorizeCalls).toBe(calls);
 

@@ -35,7 +35,7 @@ describe(`recurrence retries (${testDialect})`, () => {
     const { billingId, due } = await dueOnNewYear(1);
     await w.clk.to(due);
     expect(await w.api.billing(billingId)).toMatchObject({ status: 'Opened' });
-    expect(await history(billingId)).toEqual([{ date: iso(due), returnCode: '51', returnMessage: 'Insufficient funds', paymentId: expect.any(String) }]);
+    expect(await history(billingId)).toEqual([{ date: iso(due), returnCode: '51', returnMessage: 'Insufficient funds', paymentId: expect.any(String), declineCategory: 'retryable' }]);
 
     await w.clk.to(justBefore(addDays(due, 2)));
     expect(await history(billingId)).toHaveLength(1);

@@ -414,3 +414,87 @@ export function operationBody(sale: SaleRecord, returnCode: string, bases: Bases
     Links: saleLinks(sale, bases),
   };
 }
+
+/**
+ * `POST /1/zeroauth` (Cielo's "Validar cartão com o Zero Auth"): CardNumber, Holder,
+ * ExpirationDate, Brand required; SecurityCode and CardOnFile {Usage, Reason} optional. The
+ * answer is `{Valid, ReturnCode, ReturnMessage, IssuerTransactionId}`; 00 valid, 57 refused
+ * (Cielo's zero auth return codes table). UNCONFIRMED: the sandbox's outcome follows the card
+ * number's last digit as a sale does (0, 1, 4 valid), since Cielo's sandbox page gives only two
+ * valid test cards.
+ */
+export interface ZeroAuthInput {
+  cardNumber: string;
+  holder: string;
+  expirationDate: string;
+  brand: CieloBrand;
+  securityCode: string | undefined;
+  cardOnFile: { usage?: string; reason?: string } | undefined;
+}
+
+export function validateZeroAuth(body: unknown, now: Date): { ok: true; input: ZeroAuthInput } | { ok: false; errors: CieloError[] } {
+  if (!isObject(body)) return { ok: false, errors: [CIELO_ERRORS.requestEmpty] };
+  const errors: CieloError[] = [];
+  const cardNumber = text(field(body, 'CardNumber')) ?? '';
+  if (cardNumber === '') errors.push(CIELO_ERRORS.cardNumberRequired);
+  else if (!/^\d{12,19}$/.test(cardNumber)) errors.push(CIELO_ERRORS.cardNumberInvalid);
+  const holder = text(field(body, 'Holder'))?.trim() ?? '';
+  if (holder === '') errors.push(CIELO_ERRORS.holderRequired);
+  const expirationDate = text(field(body, 'ExpirationDate'))?.trim() ?? '';
+  if (expirationDate === '') errors.push(CIELO_ERRORS.expirationRequired);
+  else if (!validExpiration(expirationDate, now)) errors.push(CIELO_ERRORS.expirationInvalid);
+  const securityCode = text(field(body, 'SecurityCode'));
+  if (securityCode !== undefined && !/^\d{3,4}$/.test(securityCode)) errors.push(CIELO_ERRORS.securityCodeTooLong);
+  const brandField = text(field(body, 'Brand'))?.trim() ?? '';
+  const brand = CIELO_BRANDS.find((name) => name.toLowerCase() === brandField.toLowerCase());
+  if (brandField === '') errors.push(CIELO_ERRORS.brandRequired);
+  else if (!brand) errors.push(CIELO_ERRORS.brandNotSupported);
+  const onFile = field(body, 'CardOnFile');
+  const cardOnFile = isObject(onFile) ? { usage: text(field(onFile, 'Usage')), reason: text(field(onFile, 'Reason')) } : undefined;
+  if (errors.length > 0 || !brand) return { ok: false, errors };
+  return { ok: true, input: { cardNumber, holder, expirationDate, brand, securityCode, cardOnFile } };
+}
+
+/**
+ * The stored-credential fields of a sale as the stand-in checks them (Cielo's "Transaction
+ * Initiator Indicator (CIT and MIT)"): `Payment.InitiatedTransactionIndicator {Category,
+ * Subcategory}` with Category C1, M1 or M2, `Payment.Recurrent`, `Payment.IssuerTransactionId`,
+ * `CreditCard.CardOnFile {Usage, Reason}`. M1 and M2 are merchant-initiated: the card must be
+ * stored (CardOnFile.Usage Used).
+ */
+export interface StoredCredentialFields {
+  category: string | undefined;
+  subcategory: string | undefined;
+  recurrent: boolean;
+  issuerTransactionId: string | undefined;
+  cardOnFileUsage: string | undefined;
+  cardOnFileReason: string | undefined;
+}
+
+export const INDICATOR_CATEGORIES = ['C1', 'M1', 'M2'] as const;
+
+export function storedCredentialFieldsOf(body: unknown): StoredCredentialFields {
+  const payment = isObject(body) ? field(body, 'Payment') : undefined;
+  const p = isObject(payment) ? payment : undefined;
+  const indicator = field(p, 'InitiatedTransactionIndicator');
+  const card = field(p, 'CreditCard');
+  const onFile = isObject(card) ? field(card, 'CardOnFile') : undefined;
+  const recurrent = field(p, 'Recurrent');
+  return {
+    category: isObject(indicator) ? text(field(indicator, 'Category')) : undefined,
+    subcategory: isObject(indicator) ? text(field(indicator, 'Subcategory')) : undefined,
+    recurrent: recurrent === true || recurrent === 'true',
+    issuerTransactionId: text(field(p, 'IssuerTransactionId')),
+    cardOnFileUsage: isObject(onFile) ? text(field(onFile, 'Usage')) : undefined,
+    cardOnFileReason: isObject(onFile) ? text(field(onFile, 'Reason')) : undefined,
+  };
+}
+
+/** Why the stand-in refuses a sale's stored-credential fields (Cielo's error for a bad indicator is not published: 400 with this message), or null. */
+export function storedCredentialProblem(fields: StoredCredentialFields): CieloError | null {
+  if (fields.category === undefined) return null;
+  if (!(INDICATOR_CATEGORIES as readonly string[]).includes(fields.category)) return { Code: 999, Message: 'InitiatedTransactionIndicator.Category is invalid' };
+  if (!fields.subcategory) return { Code: 999, Message: 'InitiatedTransactionIndicator.Subcategory is required' };
+  if (fields.category !== 'C1' && fields.cardOnFileUsage !== 'Used') return { Code: 999, Message: 'A merchant-initiated transaction must use a stored credential (CardOnFile.Usage Used)' };
+  return null;
+}

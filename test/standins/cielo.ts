@@ -26,8 +26,12 @@ import {
   operationBody,
   sandboxOutcome,
   saleBody,
+  storedCredentialFieldsOf,
+  storedCredentialProblem,
   validateSale,
   type SaleAuthentication,
+  validateZeroAuth,
+  type StoredCredentialFields,
   type Outcome,
   type SaleRecord,
 } from './cielo-protocol.js';
@@ -123,6 +127,29 @@ export interface RequestCounts {
   get: number;
 }
 
+/** A zero auth the stand-in answered: the masked card only. */
+export interface ZeroAuthSummary {
+  maskedCardNumber: string;
+  brand: string;
+  holder: string;
+  hadSecurityCode: boolean;
+  cardOnFile: { usage?: string; reason?: string } | undefined;
+  valid: boolean;
+  returnCode: string;
+}
+
+/** A replacement card Renova Fácil answers for a recurring sale of a card (`forceNewCard`). */
+export interface NewCardOutcome {
+  /** The card the issuer replaced. */
+  cardNumber: string;
+  /** Its replacement, answered in `Payment.NewCard.CardNumber`. */
+  newCardNumber: string;
+  /** MM/YYYY. */
+  expirationDate: string;
+  returnCode?: string;
+  message?: string;
+}
+
 export interface CieloStats {
   sales: number;
   approved: number;
@@ -145,6 +172,7 @@ type Route =
   | { name: 'sale' }
   | { name: 'void' | 'capture' | 'get'; paymentId: string }
   | { name: 'query' }
+  | { name: 'zeroauth' }
   | { status: 404 | 405 };
 
 const NO_FAULTS: Omit<CieloFaults, 'latencyMs'> = {
@@ -178,6 +206,14 @@ export class CieloStandIn {
   private readonly forcedByCard = new Map<string, { outcome: Outcome; remaining: number | null }>();
   private readonly forcedNext: { outcome: Outcome; remaining: number }[] = [];
   private counts: RequestCounts = { sale: 0, void: 0, capture: 0, query: 0, get: 0 };
+  /** The stored-credential fields each sale carried, by PaymentId (what the indicators tests read). */
+  private readonly credentialsBySale = new Map<string, StoredCredentialFields>();
+  /** IssuerTransactionId of approved sales and valid zero auths, by PaymentId. */
+  private readonly issuerIds = new Map<string, string>();
+  /** Renova Fácil: a replacement per card number's SHA-256, answered to recurring sales of that card. */
+  private readonly newCards = new Map<string, NewCardOutcome>();
+  private readonly newCardBySale = new Map<string, NewCardOutcome>();
+  private zeroAuthLog: ZeroAuthSummary[] = [];
   private requestLog: RequestLogEntry[] = [];
   private sequence = 0;
   /** Where ProofOfSale numbering starts: random, so two runs do not hand out the same numbers. */
@@ -237,6 +273,26 @@ export class CieloStandIn {
   clearOutcomes(): void {
     this.forcedByCard.clear();
     this.forcedNext.length = 0;
+    this.newCards.clear();
+  }
+
+  /** Renova Fácil: every recurring sale (Recurrent true) of `cardNumber` is denied with this replacement in `Payment.NewCard`. */
+  forceNewCard(outcome: NewCardOutcome): void {
+    this.newCards.set(sha256(outcome.cardNumber), outcome);
+  }
+
+  /** The stored-credential fields the sales of an order carried (InitiatedTransactionIndicator, Recurrent, IssuerTransactionId, CardOnFile). */
+  credentialsOf(merchantOrderId: string): (StoredCredentialFields & { PaymentId: string })[] {
+    return this.salesInOrder.filter((sale) => sale.merchantOrderId === merchantOrderId).map((sale) => ({ PaymentId: sale.paymentId, ...this.credentialsBySale.get(sale.paymentId)! }));
+  }
+
+  /** The IssuerTransactionId the stand-in answered for a sale. */
+  issuerTransactionIdOf(paymentId: string): string | undefined {
+    return this.issuerIds.get(paymentId);
+  }
+
+  zeroAuths(): ZeroAuthSummary[] {
+    return [...this.zeroAuthLog];
   }
 
   sales(): SaleSummary[] {
@@ -281,6 +337,10 @@ export class CieloStandIn {
     this.clearOutcomes();
     this.counts = { sale: 0, void: 0, capture: 0, query: 0, get: 0 };
     this.requestLog = [];
+    this.credentialsBySale.clear();
+    this.issuerIds.clear();
+    this.newCardBySale.clear();
+    this.zeroAuthLog = [];
   }
 
   private async serve(api: Api, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -290,7 +350,8 @@ export class CieloStandIn {
 
       const route = matchRoute(api, req.method ?? 'GET', url.pathname);
       // Counted and logged before any fault, so a soak can see the attempts a dead Cielo received.
-      if ('name' in route) this.counts[route.name] += 1;
+      // Zero auths are counted in their own log (zeroAuths()).
+      if ('name' in route && route.name !== 'zeroauth') this.counts[route.name] += 1;
       const requestId = header(req, 'requestid');
       this.requestLog.push({ api, method: req.method ?? '', path: url.pathname + url.search, requestId });
       // Trimmed in batches so a benchmark's millions of requests cost no per-request copy.
@@ -311,8 +372,10 @@ export class CieloStandIn {
           return await this.captureSale(res, route.paymentId, url);
         case 'get': {
           const sale = this.salesById.get(route.paymentId.toLowerCase());
-          return await (sale ? this.answer(res, 200, saleBody(sale, this)) : this.answer(res, 404));
+          return await (sale ? this.answer(res, 200, this.saleAnswer(sale)) : this.answer(res, 404));
         }
+        case 'zeroauth':
+          return await this.zeroAuth(req, res);
         case 'query':
           return await this.queryByOrder(res, url);
       }
@@ -344,7 +407,13 @@ export class CieloStandIn {
     if (!validation.ok) return this.answer(res, 400, validation.errors);
 
     const input = validation.sale;
-    const outcome = this.forcedFor(input.cardNumber) ?? sandboxOutcome(input.cardNumber, input.capture, this.options.random);
+    const credentials = storedCredentialFieldsOf(body);
+    const credentialProblem = storedCredentialProblem(credentials);
+    if (credentialProblem) return this.answer(res, 400, [credentialProblem]);
+    const replacement = credentials.recurrent ? this.newCards.get(sha256(input.cardNumber)) : undefined;
+    const outcome = replacement
+      ? { status: STATUS.denied, returnCode: replacement.returnCode ?? '57', returnMessage: replacement.message ?? 'Card Expired' }
+      : (this.forcedFor(input.cardNumber) ?? sandboxOutcome(input.cardNumber, input.capture, this.options.random));
     const approved = isApproved(outcome.status);
     const sequence = this.sequence++;
     const sale: SaleRecord = {
@@ -377,11 +446,51 @@ export class CieloStandIn {
     };
     this.salesById.set(sale.paymentId, sale);
     this.salesInOrder.push(sale);
+    this.credentialsBySale.set(sale.paymentId, credentials);
+    if (approved) this.issuerIds.set(sale.paymentId, String(randomInt(100_000_000, 999_999_999)) + String(sequence % 1_000_000).padStart(6, '0'));
+    if (replacement) this.newCardBySale.set(sale.paymentId, replacement);
 
     if (this.take('dropAfterRecord')) return this.drop(req);
     if (this.take('fail5xxAfterRecord')) return this.answer(res, 500, { Message: 'An error has occurred.' });
     if (this.take('hang')) return; // recorded, never answered: stop() closes the socket
-    return this.answer(res, 201, saleBody(sale, this));
+    return this.answer(res, 201, this.saleAnswer(sale));
+  }
+
+  /** saleBody plus what Cielo adds for stored credentials: IssuerTransactionId on an approval, NewCard (Renova Fácil). */
+  private saleAnswer(sale: SaleRecord): Record<string, unknown> {
+    const body = saleBody(sale, this) as { Payment: Record<string, unknown> };
+    const issuerId = this.issuerIds.get(sale.paymentId);
+    if (issuerId) body.Payment.IssuerTransactionId = issuerId;
+    const credentials = this.credentialsBySale.get(sale.paymentId);
+    if (credentials?.recurrent) body.Payment.Recurrent = true;
+    const replacement = this.newCardBySale.get(sale.paymentId);
+    if (replacement) body.Payment.NewCard = { CardNumber: replacement.newCardNumber, Holder: sale.holder, ExpirationDate: replacement.expirationDate, SaveCard: false, Brand: sale.brand };
+    return body;
+  }
+
+  /** POST /1/zeroauth: the sandbox's last-digit table decides (valid on 0, 1, 4); nothing is charged or kept but the masked card. */
+  private async zeroAuth(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const raw = await readBody(req);
+    if (raw === null) return this.answer(res, 413);
+    let body: unknown;
+    try {
+      body = raw.trim() === '' ? undefined : JSON.parse(raw);
+    } catch {
+      body = undefined;
+    }
+    const validation = validateZeroAuth(body, new Date());
+    if (!validation.ok) return this.answer(res, 400, validation.errors);
+    const { input } = validation;
+    const forced = this.forcedFor(input.cardNumber);
+    const valid = forced ? isApproved(forced.status) : isApproved(sandboxOutcome(input.cardNumber, true, this.options.random).status);
+    const returnCode = valid ? '00' : '57';
+    this.zeroAuthLog.push({ maskedCardNumber: maskCardNumber(input.cardNumber), brand: input.brand, holder: input.holder, hadSecurityCode: input.securityCode !== undefined, cardOnFile: input.cardOnFile, valid, returnCode });
+    return this.answer(res, 201, {
+      Valid: valid,
+      ReturnCode: returnCode,
+      ReturnMessage: valid ? 'Transacao autorizada' : 'Autorizacao negada',
+      ...(valid ? { IssuerTransactionId: String(randomInt(100_000_000, 999_999_999)) + String(this.sequence++ % 1_000_000).padStart(6, '0') } : {}),
+    });
   }
 
   /** Full void when `amount` is absent or 0 (Cielo's rule); partial ones only on a captured sale, until nothing is left. */
@@ -523,6 +632,7 @@ export class CieloStandIn {
 /** The API port takes sales, voids and captures; the query port answers lookups. A known path with the wrong verb is 405. */
 function matchRoute(api: Api, method: string, path: string): Route {
   const parts = path.split('/').filter((part) => part !== '');
+  if (api === 'api' && parts.length === 2 && parts[0] === '1' && parts[1] === 'zeroauth') return method === 'POST' ? { name: 'zeroauth' } : { status: 405 };
   if (parts[0] !== '1' || parts[1] !== 'sales') return { status: 404 };
   const paymentId = parts[2];
   const action = parts[3];

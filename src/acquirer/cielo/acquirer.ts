@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ZeroAuthRequest, ZeroAuthResult } from '../types.js';
 import { AcquirerUnavailable, RETURN_MESSAGES } from '../types.js';
 import { CieloHttp, type CieloAnswer, type CieloCredentials } from './http.js';
-import { CIELO_BRANDS, CIELO_STATUS, CIELO_VOID_CODES, mapDeclineCode } from './mapping.js';
+import { CIELO_BRANDS, CIELO_STATUS, CIELO_VOID_CODES, cieloDeclineCategory, mapDeclineCode } from './mapping.js';
+import { replacementOf, storedCredentialFields } from './stored-credentials.js';
+import { cieloZeroAuth } from './zero-auth.js';
 
 /** Cielo's production addresses (its reference): the transactional API and the query API. */
 export const CIELO_PRODUCTION_API_URL = 'https://api.cieloecommerce.cielo.com.br';
@@ -30,6 +32,10 @@ interface CieloPayment {
   CapturedAmount?: number;
   /** What has been voided (refunded) of the sale so far, in cents; absent before the first void. */
   VoidedAmount?: number;
+  /** The network's reference of the charge, for later merchant-initiated ones. */
+  IssuerTransactionId?: string;
+  /** Renova Fácil: the issuer's replacement of a card sent on a recurring sale. */
+  NewCard?: unknown;
 }
 
 /** The fields of a void's answer (PUT /1/sales/{id}/void) that we read. */
@@ -66,6 +72,7 @@ export class CieloAcquirer implements Acquirer {
 
   async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
     const { card } = request;
+    const stored = storedCredentialFields(request.initiator);
     const sale = {
       MerchantOrderId: idempotencyKey,
       Customer: { Name: card.holderName },
@@ -75,12 +82,14 @@ export class CieloAcquirer implements Acquirer {
         Installments: request.installments,
         Capture: true,
         ...authenticationNode(request.authentication),
+        ...stored.payment,
         CreditCard: {
           CardNumber: card.pan,
           Holder: card.holderName,
           ExpirationDate: `${card.expMonth}/${card.expYear}`,
           ...(card.cvv ? { SecurityCode: card.cvv } : {}),
           Brand: CIELO_BRANDS[card.brand],
+          ...stored.creditCard,
         },
       },
     };
@@ -90,6 +99,10 @@ export class CieloAcquirer implements Acquirer {
     const result = this.toResult(paymentOf(answer));
     if (result === 'pending') throw new AcquirerUnavailable(true, 'Cielo has not decided the sale yet');
     return result;
+  }
+
+  async zeroAuth(request: ZeroAuthRequest): Promise<ZeroAuthResult> {
+    return cieloZeroAuth(this.http, this.url('api', '/1/zeroauth'), this.connection, request);
   }
 
   async cancel(request: CancelRequest, _context: CallContext): Promise<CancelResult> {
@@ -176,12 +189,15 @@ export class CieloAcquirer implements Acquirer {
     const acquirerReference = `${CIELO_REFERENCE_PREFIX}${payment.PaymentId}`;
     const nsu = nsuOf(payment.PaymentId);
     if (status === 'approved') {
-      return { outcome: 'approved', returnCode: '00', returnMessage: `${RETURN_MESSAGES['00']} (${detail})`, authorizationCode: authorizationCodeOf(payment), nsu, acquirerReference };
+      const networkReference = typeof payment.IssuerTransactionId === 'string' && payment.IssuerTransactionId.trim() ? payment.IssuerTransactionId.trim() : undefined;
+      return { outcome: 'approved', returnCode: '00', returnMessage: `${RETURN_MESSAGES['00']} (${detail})`, authorizationCode: authorizationCodeOf(payment), nsu, acquirerReference, ...(networkReference ? { networkReference } : {}) };
     }
     // A processing failure, a sale voided before we recorded it, or a decline that means the network: nothing charged.
     const mapped = status === 'declined' ? mapDeclineCode(code, this.connection.environment) : 'failed';
-    if (mapped === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: `${RETURN_MESSAGES['96']}: nothing was charged (${detail})` };
-    return { outcome: 'declined', returnCode: mapped, returnMessage: `${RETURN_MESSAGES[mapped]} (${detail})`, nsu, acquirerReference };
+    if (mapped === 'failed') return { outcome: 'failed', returnCode: '96', returnMessage: `${RETURN_MESSAGES['96']}: nothing was charged (${detail})`, declineCategory: 'retryable' };
+    const newCard = replacementOf(payment.NewCard);
+    const declineCategory = cieloDeclineCategory(code, this.connection.environment, mapped);
+    return { outcome: 'declined', returnCode: mapped, returnMessage: `${RETURN_MESSAGES[mapped]} (${detail})`, nsu, acquirerReference, declineCategory, ...(newCard ? { newCard } : {}) };
   }
 
   private url(which: 'api' | 'query', path: string): URL {

@@ -1,5 +1,6 @@
 import type { CardBrand } from '../../domain/cards.js';
 import type { ReturnCode } from '../types.js';
+import { declineCategoryOf, type DeclineCategory } from '../../domain/decline-category.js';
 
 /**
  * Cielo E-commerce API 3.0 answers mapped onto the acquirer contract, as data. Every table
@@ -111,3 +112,36 @@ export const CIELO_VOID_CODES: Record<string, VoidAnswer> = {
   '5': 'unknown',
   '10': 'unknown',
 };
+
+/**
+ * Whether a Cielo decline may be tried again, by Cielo's own code: ABECS Normativo 21's
+ * reversible (retryable) and irreversible (final) codes, as Cielo's "Códigos de Retorno padrão
+ * ABECS" page lists them per brand, with Amex's own numbers (its "De/Para" column) and the
+ * sandbox's codes. A code not listed falls back to the ABECS table over the code it maps to.
+ */
+export const CIELO_DECLINE_CATEGORIES: Record<string, DeclineCategory> = {
+  // Amex: 100 generic, 116/121/A5 insufficient funds, 101 expired, 111 invalid card, 208/209 lost/stolen.
+  '100': 'retryable',
+  '116': 'retryable',
+  '121': 'retryable',
+  A5: 'retryable',
+  '101': 'final',
+  '111': 'final',
+  '208': 'final',
+  '209': 'final',
+  // Cielo's anti-fraud refusal: the ABECS "suspected fraud" entry (59), reversible.
+  BP171: 'retryable',
+};
+
+/** The sandbox's codes where they differ from production (57 expired, 77 cancelled, 70 card problem: final; 99 time out: retryable). */
+export const SANDBOX_DECLINE_CATEGORIES: Record<string, DeclineCategory> = {
+  '57': 'final',
+  '77': 'final',
+  '70': 'final',
+  '99': 'retryable',
+};
+
+export function cieloDeclineCategory(code: string, environment: 'production' | 'sandbox', mapped: ReturnCode): DeclineCategory {
+  const key = code.trim().toUpperCase();
+  return (environment === 'sandbox' ? SANDBOX_DECLINE_CATEGORIES[key] : undefined) ?? CIELO_DECLINE_CATEGORIES[key] ?? declineCategoryOf(key.padStart(2, '0')) ?? declineCategoryOf(mapped) ?? 'final';
+}

@@ -3,9 +3,10 @@ import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import type { SandboxAcquirerLedgerTable } from '../../db/schema.js';
-import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ReturnCode } from '../types.js';
+import type { Acquirer, AuthorizeRequest, AuthorizeResult, CallContext, CancelRequest, CancelResult, LookupRequest, RefundRequest, RefundResult, ReturnCode, ZeroAuthRequest, ZeroAuthResult } from '../types.js';
 import { RETURN_MESSAGES } from '../types.js';
 import { NsuSequence } from './nsu.js';
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /**
@@ -25,6 +26,17 @@ export const SANDBOX_TEST_CARDS: Record<string, ReturnCode> = {
   '4000000000009987': '46',
   '4000000000000119': '96',
 };
+
+/**
+ * The sandbox's account updater (Cielo's Renova Fácil): a recurring, merchant-initiated charge of
+ * this card is declined (54, expired) with its replacement, which expires three years after the
+ * business date. A cardholder's charge of it is approved like any card.
+ */
+export const SANDBOX_REPLACED_CARD = '4000000000000101';
+export const SANDBOX_REPLACEMENT_CARD = '4000000000000135';
+
+/** The network reference the sandbox hands out on an approved or verified card (Cielo's IssuerTransactionId is 15 characters). */
+const networkReferenceOf = (seed: string) => `SBX${seed.replace(/[^0-9A-Za-z]/g, '').slice(-12).toUpperCase()}`;
 
 const AUTH_CODE_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 /** Marks references this connector issued, so a cancel finds its way back here after ACQUIRER changes. */
@@ -67,11 +79,22 @@ export class SandboxAcquirer implements Acquirer {
    * before (a retried call, a recovery) keeps its first answer and never authorizes twice.
    */
   async authorize(request: AuthorizeRequest, { idempotencyKey }: CallContext): Promise<AuthorizeResult> {
-    const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
+    const replaced = request.card.pan === SANDBOX_REPLACED_CARD && request.initiator?.by === 'merchant' && !request.forcedReturnCode;
+    const code = replaced ? '54' : (request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00');
     const result = resultFor(code, idempotencyKey, () => this.nsus.next());
+    if (result.outcome === 'approved') result.networkReference = networkReferenceOf(result.nsu);
+    // The replacement is the answer's only: the ledger keeps no card number.
+    if (replaced && result.outcome === 'declined') result.newCard = { pan: SANDBOX_REPLACEMENT_CARD, expMonth: '12', expYear: String(this.clock.now().getUTCFullYear() + 3) };
     const kept = await this.keepFirst(idempotencyKey, request.merchantId, request.amount, result);
     if (kept === result) this.authorizeCalls += 1;
     return kept;
+  }
+
+  /** Zero auth: the test cards decide as they do a charge; nothing is charged or recorded. */
+  async zeroAuth(request: ZeroAuthRequest): Promise<ZeroAuthResult> {
+    const code = request.forcedReturnCode ?? SANDBOX_TEST_CARDS[request.card.pan] ?? '00';
+    if (code !== '00') return { valid: false, returnCode: code, returnMessage: RETURN_MESSAGES[code] };
+    return { valid: true, returnCode: '00', returnMessage: 'Card verified', networkReference: networkReferenceOf(this.nsus.next()) };
   }
 
   /** A key closed unanswered: a later send under it finds this failure instead of authorizing. */
@@ -204,12 +227,13 @@ function toRefundResult(row: Pick<LedgerRow, 'outcome' | 'return_message'>): Ref
   return row.outcome === 'refunded' ? { outcome: 'refunded' } : { outcome: 'failed', returnMessage: row.return_message };
 }
 
+/** The sandbox answers ABECS codes: its decline categories are the ABECS table itself (src/domain/decline-category.ts). */
 function resultFor(code: ReturnCode, key: string, nsu: () => string): AuthorizeResult {
   const returnMessage = RETURN_MESSAGES[code];
   const acquirerReference = `${SANDBOX_REFERENCE_PREFIX}${key}`;
   if (code === '00') return { outcome: 'approved', returnCode: '00', returnMessage, authorizationCode: authorizationCode(), nsu: nsu(), acquirerReference };
-  if (code === '96') return { outcome: 'failed', returnCode: '96', returnMessage };
-  return { outcome: 'declined', returnCode: code, returnMessage, nsu: nsu(), acquirerReference };
+  if (code === '96') return { outcome: 'failed', returnCode: '96', returnMessage, declineCategory: 'retryable' };
+  return { outcome: 'declined', returnCode: code, returnMessage, nsu: nsu(), acquirerReference, declineCategory: declineCategoryOf(code) ?? 'final' };
 }
 
 function toResult(row: LedgerRow): AuthorizeResult {

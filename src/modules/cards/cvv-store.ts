@@ -22,6 +22,12 @@ export class CvvStore {
     return entry && entry.expiresAt > now.getTime() ? entry.cvv : undefined;
   }
 
+  /** The CVV without removing it (a zero auth before the token's payment or storage). */
+  peek(numberToken: string, now: Date): string | undefined {
+    const entry = this.entries.get(numberToken);
+    return entry && entry.expiresAt > now.getTime() ? entry.cvv : undefined;
+  }
+
   get size(): number {
     return this.entries.size;
   }

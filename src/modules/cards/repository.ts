@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
-import type { CardKeysTable, CardTokensTable, VaultCardsTable } from '../../db/schema.js';
+import type { CardKeysTable, CardTokensTable, VaultCardUpdatesTable, VaultCardsTable } from '../../db/schema.js';
 
 export type CardKeyRow = Selectable<CardKeysTable>;
 export type CardTokenRow = Selectable<CardTokensTable>;
@@ -84,6 +84,18 @@ export const cardTokensRepository = {
       .executeTakeFirst();
   },
 
+  /** The merchant's token while it may still be used, left unused. */
+  async findUsable(db: Executor, merchantId: string, numberToken: string, wallNow: string): Promise<CardTokenRow | undefined> {
+    return db
+      .selectFrom('card_tokens')
+      .selectAll()
+      .where('number_token', '=', numberToken)
+      .where('merchant_id', '=', merchantId)
+      .where('consumed_at', 'is', null)
+      .where('expires_at', '>', wallNow)
+      .executeTakeFirst();
+  },
+
   async find(db: Executor, merchantId: string, numberToken: string): Promise<Pick<CardTokenRow, 'consumed_at' | 'expires_at'> | undefined> {
     return db
       .selectFrom('card_tokens')
@@ -124,6 +136,23 @@ export const vaultCardsRepository = {
     return Number(result.numUpdatedRows) > 0;
   },
 
+  /** A live card's number and expiry replaced in place (same vault id); its old card's reference and forced outcome go with it. */
+  async replace(db: Executor, merchantId: string, vaultId: string, card: Pick<VaultCardRow, 'pan_sealed' | 'brand' | 'bin' | 'last4' | 'pan_length' | 'exp_month' | 'exp_year' | 'fingerprint'>): Promise<boolean> {
+    const result = await db
+      .updateTable('vault_cards')
+      .set({ ...card, network_reference: null, sandbox_return_code: null })
+      .where('vault_id', '=', vaultId)
+      .where('merchant_id', '=', merchantId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** The network's reference of the card's first charge or check; kept once set (later charges refer to the first). */
+  async setNetworkReference(db: Executor, vaultId: string, reference: string): Promise<void> {
+    await db.updateTable('vault_cards').set({ network_reference: reference }).where('vault_id', '=', vaultId).where('network_reference', 'is', null).execute();
+  },
+
   /** Sandbox: the return code every later charge of a live card answers with (null clears it). False when there is no such live card. */
   async setSandboxReturnCode(db: Executor, vaultId: string, returnCode: string | null): Promise<boolean> {
     const result = await db
@@ -133,5 +162,16 @@ export const vaultCardsRepository = {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
+  },
+};
+
+export const cardUpdatesRepository = {
+  async insert(db: Executor, row: Selectable<VaultCardUpdatesTable>): Promise<void> {
+    await db.insertInto('vault_card_updates').values(row).execute();
+  },
+
+  /** A stored card's replacements, newest first. */
+  history(db: Executor, merchantId: string, vaultId: string): Promise<Selectable<VaultCardUpdatesTable>[]> {
+    return db.selectFrom('vault_card_updates').selectAll().where('vault_id', '=', vaultId).where('merchant_id', '=', merchantId).orderBy('created_at', 'desc').execute();
   },
 };

@@ -5,6 +5,7 @@ import { createVaultRoute } from './routes/create-vault.js';
 import { deleteVaultRoute } from './routes/delete-vault.js';
 import { getVaultRoute } from './routes/get-vault.js';
 import { publicKeyRoute } from './routes/public-key.js';
+import { zeroAuthRoute } from './routes/zero-auth.js';
 
 export function registerCardRoutes(app: App, ctx: AppContext): void {
   publicKeyRoute(app, ctx);
@@ -12,4 +13,5 @@ export function registerCardRoutes(app: App, ctx: AppContext): void {
   createVaultRoute(app, ctx);
   getVaultRoute(app, ctx);
   deleteVaultRoute(app, ctx);
+  zeroAuthRoute(app, ctx);
 }

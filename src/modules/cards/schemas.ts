@@ -45,3 +45,28 @@ export const CardPublicKey = Type.Object({
   algorithm: Type.Literal(CARD_KEY_ALGORITHM),
   publicKey: Type.String({ description: 'PEM (SPKI) of a 2048-bit RSA key' }),
 });
+
+/** One card source of a zero auth (at the top level, or inside `cardInfo`). */
+const ZeroAuthSourceFields = {
+  numberToken: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Read, not used up' })),
+  vaultId: Type.Optional(Type.String({ minLength: 1, maxLength: 36 })),
+  encryptedCard: Type.Optional(EncryptedCard),
+  ...PlainCardFields,
+  cardholderName: Type.Optional(Type.String({ minLength: 1, maxLength: CARDHOLDER_NAME_MAX })),
+  brand: Type.Optional(Brand),
+};
+
+export const ZeroAuthBody = Type.Object({
+  ...ZeroAuthSourceFields,
+  cardInfo: Type.Optional(Type.Object(ZeroAuthSourceFields, { description: 'The same fields, grouped as a payment groups them' })),
+});
+
+export const ZeroAuthAnswer = Type.Object({
+  brand: Type.String(),
+  cardNumber: Type.String({ description: 'Masked: first 6 digits, one * per hidden digit, last 4' }),
+  transactionType: Type.Literal('credit'),
+  cardAuthSuccess: Type.Boolean({ description: 'The issuer would accept the card now' }),
+  returnCode: Type.String({ description: "00 when verified; otherwise the decline's ABECS code (96: the acquirer could not check it)" }),
+  message: Type.String(),
+  declineCategory: Type.Optional(Type.Union([Type.Literal('retryable'), Type.Literal('final')], { description: 'When refused: whether the card may be tried again (ABECS Normativo 21)' })),
+});

@@ -4,10 +4,13 @@ import type { Database, Executor } from '../../db/connection.js';
 import { maskPan, type CardBrand } from '../../domain/cards.js';
 import { ApiError, notFound, type ErrorItem } from '../../http/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
+import type { ZeroAuthRequest, ZeroAuthResult } from '../../acquirer/types.js';
 import { cardFingerprint, validateCard, type Card, type CardInput } from './card-data.js';
 import { CvvStore } from './cvv-store.js';
 import type { CardKeyService } from './keys.js';
-import { cardTokensRepository as tokens, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
+import { cardTokensRepository as tokens, cardUpdatesRepository, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
+import { replaceStoredCard, type CardHistoryEntry, type CardUpdate, type CardUpdateSource } from './card-updates.js';
+import type { JobQueue } from '../../jobs/queue.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 
 /** A numberToken lives 10 minutes of wall time (a security timer, like a bearer token). */
@@ -55,7 +58,12 @@ export interface VaultCard extends Card {
   cardholderName: string;
   /** Sandbox only: the return code every charge of this card answers (POST /sandbox/vaults/{id}/outcome). */
   sandboxReturnCode: string | null;
+  /** The network's reference of the card's first charge or check, sent on merchant-initiated charges. */
+  networkReference: string | null;
 }
+
+/** A card check without a charge: the acquirer's zero auth, as the root hands it to this module. */
+export type CardVerifier = (request: ZeroAuthRequest) => Promise<ZeroAuthResult>;
 
 /** Associated data of sealed PANs (also src/security/sealed-columns.ts, which re-seals them). */
 export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
@@ -104,11 +112,36 @@ export class CardService {
     private readonly cipher: DataCipher,
     private readonly clock: Clock,
     private readonly keys: CardKeyService,
+    /** The acquirer's zero auth (the composition root hands it over): checks a card without charging it. */
+    private readonly verifier?: CardVerifier,
+    /** For the events of stored cards (card.updated). */
+    private readonly queue?: JobQueue,
   ) {}
+
+  /** A stored card replaced in place (./card-updates.ts): by the issuer's account updater, or by its holder on a card update page. */
+  replaceCard(merchantId: string, vaultId: string, replacement: { pan: string; expMonth: string; expYear: string }, source: CardUpdateSource): Promise<CardUpdate | null> {
+    return replaceStoredCard({ database: this.database, cipher: this.cipher, clock: this.clock, queue: this.queue }, merchantId, vaultId, replacement, source, (pan) => this.cipher.encrypt(pan, sealVaultAd(vaultId)));
+  }
+
+  /** A stored card's replacements, newest first (the dashboard's card history). */
+  async cardHistory(merchantId: string, vaultId: string): Promise<CardHistoryEntry[]> {
+    return (await cardUpdatesRepository.history(this.database.db, merchantId, vaultId)).map((row) => ({
+      updatedAt: row.created_at,
+      source: row.source as CardUpdateSource,
+      oldLast4: row.old_last4,
+      newLast4: row.new_last4,
+      oldExpiry: row.old_expiry,
+      newExpiry: row.new_expiry,
+    }));
+  }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
-    return { card_tokens: await sandboxDelete(executor, 'card_tokens', merchantId), vault_cards: await sandboxDelete(executor, 'vault_cards', merchantId) };
+    return {
+      card_tokens: await sandboxDelete(executor, 'card_tokens', merchantId),
+      vault_card_updates: await sandboxDelete(executor, 'vault_card_updates', merchantId),
+      vault_cards: await sandboxDelete(executor, 'vault_cards', merchantId),
+    };
   }
 
   async createToken(merchantId: string, input: TokenInput): Promise<NumberToken> {
@@ -196,14 +229,19 @@ export class CardService {
     return JSON.parse(this.cipher.decrypt(sealed, sealChallengeAd(paymentId))) as Card;
   }
 
-  async createVault(merchantId: string, input: VaultInput, cardholderName: string): Promise<VaultView> {
-    // A CVV sent to the vault is ignored, never checked nor stored: nothing here would use it.
-    const { securityCode: _ignored, ...source } = input;
+  /**
+   * `verify`: the card is checked with the acquirer's zero auth first; a card the issuer refuses
+   * is a 422 (tag `card`, the issuer's message) and nothing is stored, a numberToken not used up.
+   */
+  async createVault(merchantId: string, input: VaultInput, cardholderName: string, options: { verify?: boolean } = {}): Promise<VaultView> {
+    // Without verify a CVV sent to the vault is ignored, never checked nor stored; with it, it goes to the zero auth only.
+    const { securityCode, ...source } = input;
     const name = typeof cardholderName === 'string' ? cardholderName.trim() : '';
     if (name.length < 1 || name.length > CARDHOLDER_NAME_MAX) {
       throw new ApiError(400, 'cardholderName', `cardholderName must have 1 to ${CARDHOLDER_NAME_MAX} characters.`);
     }
     const vaultId = randomUUID();
+    let networkReference: string | null = null;
     const insert = async (db: Executor, card: Card) => {
       const row: VaultCardRow = {
         ...this.storedColumns(card, sealVaultAd(vaultId)),
@@ -213,18 +251,63 @@ export class CardService {
         sandbox_return_code: null,
         created_at: this.clock.now().toISOString(),
         deleted_at: null,
+        network_reference: networkReference,
       };
       await vault.insert(db, row);
       return toView(row);
     };
     if (source.numberToken !== undefined) {
-      if (source.encryptedCard !== undefined || hasPlainFields(source)) {
+      if (source.encryptedCard !== undefined || hasPlainFields({ ...source, securityCode })) {
         throw new ApiError(400, 'numberToken', 'Send exactly one card source: numberToken, encryptedCard, or cardNumber with expirationMonth and expirationYear.');
       }
+      if (options.verify) networkReference = await this.verifyForStoring(merchantId, await this.peekToken(merchantId, source.numberToken, 'numberToken'), name);
       // One transaction: the token is used up only if the card is stored.
       return this.database.db.transaction().execute(async (trx) => insert(trx, await this.consumeToken(trx, merchantId, source.numberToken!, 'numberToken')));
     }
-    return insert(this.database.db, await this.readCard(source, false));
+    const card = await this.readCard(options.verify && securityCode !== undefined ? { ...source, securityCode } : source, options.verify === true);
+    if (options.verify) networkReference = await this.verifyForStoring(merchantId, card, name);
+    return insert(this.database.db, card);
+  }
+
+  /** Zero auth before a card is stored: the network's reference when valid; a 422 (tag `card`) when the issuer refuses it. */
+  private async verifyForStoring(merchantId: string, card: Card, holderName: string): Promise<string | null> {
+    const result = await this.verify({ merchantId, card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, cvv: card.cvv, holderName }, storing: true });
+    if (!result.valid) throw new ApiError(422, 'card', `The card was not verified: ${result.returnMessage} (returnCode ${result.returnCode}). Nothing was stored.`);
+    return result.networkReference ?? null;
+  }
+
+  /** The acquirer's zero auth; an acquirer that does not answer is a 502 (nothing is charged by a zero auth either way). */
+  async verify(request: ZeroAuthRequest): Promise<ZeroAuthResult> {
+    if (!this.verifier) throw new ApiError(502, 'acquirer_failure', 'No acquirer can check cards in this process.');
+    try {
+      return await this.verifier(request);
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      throw new ApiError(502, 'acquirer_unavailable', 'The acquirer did not answer the card check; nothing was charged. Try again.');
+    }
+  }
+
+  /**
+   * A numberToken's card without using the token up (zero auth, a vault's check before the
+   * token is consumed), with its CVV when this instance still holds it. 404 for another
+   * merchant's or an unknown token; 400 for a used or expired one.
+   */
+  async peekToken(merchantId: string, numberToken: string, tag: string): Promise<Card> {
+    const wallNow = this.clock.wallNow();
+    const row = await tokens.findUsable(this.database.db, merchantId, numberToken, wallNow.toISOString());
+    if (!row) return this.tokenCardOf(this.database.db, merchantId, numberToken, undefined, wallNow, tag);
+    const cvv = this.cvvs.peek(numberToken, wallNow);
+    return {
+      pan: this.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken)),
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      ...(cvv !== undefined ? { cvv } : {}),
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+    };
   }
 
   async getVault(merchantId: string, vaultId: string): Promise<VaultView> {
@@ -267,6 +350,27 @@ export class CardService {
     return new Map((await liveOwned(executor, refs)).map((row) => [row.vault_id, this.vaultCardOf(row, 'cardInfo.vaultId')]));
   }
 
+  /**
+   * A stored card checked with a zero auth (a subscription about to be made with it): a refused
+   * card is a 422 (tag `card`, the issuer's message); a valid one keeps the network's reference.
+   */
+  async verifyStored(merchantId: string, vaultId: string): Promise<void> {
+    const card = await this.storedCard(merchantId, vaultId, 'vaultId');
+    const result = await this.verify({
+      merchantId,
+      card: { pan: card.pan, brand: card.brand, expMonth: card.expMonth, expYear: card.expYear, holderName: card.cardholderName },
+      storing: true,
+      ...(card.sandboxReturnCode ? { forcedReturnCode: card.sandboxReturnCode as never } : {}),
+    });
+    if (!result.valid) throw new ApiError(422, 'card', `The card was not verified: ${result.returnMessage} (returnCode ${result.returnCode}).`);
+    if (result.networkReference) await vault.setNetworkReference(this.database.db, vaultId, result.networkReference);
+  }
+
+  /** loadVaultCard outside any transaction. */
+  storedCard(merchantId: string, vaultId: string, tag: string): Promise<VaultCard> {
+    return this.loadVaultCard(this.database.db, merchantId, vaultId, tag);
+  }
+
   private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {
     if (!row) throw new ApiError(404, 'not_found', `${tag} not found.`);
     return {
@@ -281,6 +385,7 @@ export class CardService {
       vaultId: row.vault_id,
       cardholderName: row.cardholder_name,
       sandboxReturnCode: row.sandbox_return_code,
+      networkReference: row.network_reference,
     };
   }
 
@@ -289,7 +394,7 @@ export class CardService {
    * Tags are the request's own field paths (`cardNumber`; `encryptedCard.cardNumber` for a
    * value inside the encrypted card). `keepCvv` false drops the CVV unchecked (the vault).
    */
-  private async readCard(input: TokenInput, keepCvv: boolean): Promise<Card> {
+  async readCard(input: TokenInput, keepCvv: boolean): Promise<Card> {
     const plain = hasPlainFields(input);
     if (input.encryptedCard !== undefined && plain) {
       throw new ApiError(400, 'encryptedCard', 'Send either encryptedCard or the plain card fields (cardNumber, expirationMonth, expirationYear, securityCode), not both.');

@@ -8,7 +8,7 @@ export type CredentialRow = Selectable<CredentialsTable>;
 export type MerchantSortColumn = 'created_at' | 'name' | 'account_number' | 'merchant_id';
 
 export const merchantsRepository = {
-  async insert(db: Executor, row: Omit<MerchantRow, 'account_number'>): Promise<MerchantRow> {
+  async insert(db: Executor, row: Omit<MerchantRow, 'account_number' | 'verify_cards_on_subscribe'>): Promise<MerchantRow> {
     return db.insertInto('merchants').values(row).returningAll().executeTakeFirstOrThrow();
   },
 
@@ -16,6 +16,11 @@ export const merchantsRepository = {
   async setAddress(db: Executor, merchantId: string, address: Pick<MerchantRow, 'address_street' | 'address_city' | 'address_state' | 'address_zip_code'>): Promise<boolean> {
     const result = await db.updateTable('merchants').set(address).where('merchant_id', '=', merchantId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  },
+
+  async setVerifyCardsOnSubscribe(db: Executor, merchantId: string, on: boolean): Promise<boolean> {
+    const result = await db.updateTable('merchants').set({ verify_cards_on_subscribe: on ? 1 : 0 }).where('merchant_id', '=', merchantId).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
   },
 
   async findById(db: Executor, merchantId: string): Promise<MerchantRow | undefined> {

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { App } from '../../http/types.js';
+import { cardSettingsRoutes } from './routes/card-settings.js';
 import { createCredentialRoute } from './routes/create-credential.js';
 import { createMerchantRoute } from './routes/create-merchant.js';
 import { getMerchantRoute } from './routes/get-merchant.js';
@@ -12,6 +13,7 @@ export function registerAdminRoutes(app: App, ctx: AppContext): void {
   listMerchantsRoute(app, ctx);
   getMerchantRoute(app, ctx);
   putAddressRoute(app, ctx);
+  cardSettingsRoutes(app, ctx);
   createCredentialRoute(app, ctx);
   revokeCredentialRoute(app, ctx);
 }

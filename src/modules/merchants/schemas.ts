@@ -22,6 +22,10 @@ export const Merchant = Type.Object({
   createdDate: Type.String({ format: 'date-time' }),
 });
 
+export const CardSettings = Type.Object({
+  verifyCardsOnSubscribe: Type.Boolean({ description: "Check a subscription's stored card with a zero auth before creating the subscription (default false)" }),
+});
+
 export { MerchantIdParams } from '../../http/params.js';
 
 export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));

@@ -120,6 +120,18 @@ export class MerchantService {
     return this.get(merchantId);
   }
 
+  /** The merchant's card settings (PUT /admin/merchants/{id}/card-settings). */
+  async setCardSettings(merchantId: string, settings: { verifyCardsOnSubscribe: boolean }): Promise<{ verifyCardsOnSubscribe: boolean }> {
+    if (!(await merchantsRepository.setVerifyCardsOnSubscribe(this.database.db, merchantId, settings.verifyCardsOnSubscribe))) throw notFound('Merchant');
+    return { verifyCardsOnSubscribe: settings.verifyCardsOnSubscribe };
+  }
+
+  async cardSettings(merchantId: string): Promise<{ verifyCardsOnSubscribe: boolean }> {
+    const row = await merchantsRepository.findById(this.database.db, merchantId);
+    if (!row) throw notFound('Merchant');
+    return { verifyCardsOnSubscribe: Number(row.verify_cards_on_subscribe) === 1 };
+  }
+
   async get(merchantId: string): Promise<Merchant> {
     const row = await merchantsRepository.findById(this.database.db, merchantId);
     if (!row) throw notFound('Merchant');

@@ -1,10 +1,11 @@
 import type { ThreeDsState } from './three-ds-state.js';
-import { AcquirerUnavailable, type Acquirer, type AuthorizeAuthentication, type AuthorizeRequest, type AuthorizeResult, type ReturnCode } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer, type AuthorizeAuthentication, type AuthorizeRequest, type AuthorizeResult, type Initiator, type ReplacementCard, type ReturnCode } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { paymentsRepository, type OutcomeFields, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -23,7 +24,7 @@ const UNDECIDED_RECHECK_MS = 30_000;
 const MAX_WAIT_IN_JOB_MS = 30_000;
 
 /** A sent authorization: its outcome recorded, or not known yet (the payment stays Pending). */
-export type Sent = { row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string };
+export type Sent = { row: PaymentRow; known: true; newCard?: ReplacementCard } | { row: PaymentRow; known: false; why: string };
 
 /** What is known of a Pending payment after asking the acquirer. */
 export type Resolution =
@@ -35,9 +36,21 @@ export type Resolution =
 
 const failed = (returnMessage: string): AuthorizeResult => ({ outcome: 'failed', returnCode: '96', returnMessage });
 
+/**
+ * Who started a payment (stored-credential indicators): a billing's charge is the merchant's,
+ * recurring (M1), with the network reference of the card's first charge; any other is the
+ * cardholder's (C1). A caller whose charge stores the card says so (`Payments.create`'s initiator).
+ */
+export function initiatorOf(row: Pick<PaymentRow, 'billing_id'>, card: ChargeableCard): Initiator {
+  if (row.billing_id !== null) return { by: 'merchant', recurring: true, ...(card.networkReference ? { networkReference: card.networkReference } : {}) };
+  // A payment by vaultId uses a card stored before; the charge that stores a card says so itself (the card update page's).
+  return { by: 'cardholder', storesCard: false, storedCard: card.source === 'vault' };
+}
+
 /** What is sent to the acquirer for a payment. */
-function requestOf(row: PaymentRow, card: ChargeableCard): AuthorizeRequest {
+function requestOf(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): AuthorizeRequest {
   return {
+    initiator: initiator ?? initiatorOf(row, card),
     merchantId: row.merchant_id,
     amount: Number(row.amount),
     installments: row.installments,
@@ -72,6 +85,8 @@ function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: Authorize
       authorization_code: result.outcome === 'approved' ? result.authorizationCode : null,
       nsu: result.outcome === 'failed' ? null : result.nsu,
       acquirer_reference: result.outcome === 'failed' ? null : result.acquirerReference,
+      decline_category: result.outcome === 'approved' ? null : (result.declineCategory ?? declineCategoryOf(result.returnCode)),
+      network_reference: result.outcome === 'approved' ? (result.networkReference ?? null) : null,
     },
   };
 }
@@ -100,8 +115,8 @@ export class Authorizations {
    * Sends the authorization and records what is known: the outcome, or (no answer, and the
    * at-once lookups did not find it) nothing, leaving the payment Pending for its recovery.
    */
-  async send(row: PaymentRow, card: ChargeableCard): Promise<Sent> {
-    const [sent] = await this.sendMany([{ row, card }]);
+  async send(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): Promise<Sent> {
+    const [sent] = await this.sendMany([{ row, card, initiator }]);
     if (sent instanceof Error) throw sent;
     return sent;
   }
@@ -110,8 +125,8 @@ export class Authorizations {
    * `send` for a batch: every authorization at once, their outcomes recorded together (one
    * statement on PostgreSQL). Answers each payment's, or the error that payment met.
    */
-  async sendMany(items: readonly { row: PaymentRow; card: ChargeableCard }[]): Promise<(Sent | Error)[]> {
-    const answers = await Promise.all(items.map(({ row, card }) => this.ask(row, card).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+  async sendMany(items: readonly { row: PaymentRow; card: ChargeableCard; initiator?: Initiator }[]): Promise<(Sent | Error)[]> {
+    const answers = await Promise.all(items.map(({ row, card, initiator }) => this.ask(row, card, initiator).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
     const known = items.flatMap(({ row }, i) => {
       const answer = answers[i];
       return answer instanceof Error || !answer.known ? [] : [{ row, result: answer.result }];
@@ -128,14 +143,17 @@ export class Authorizations {
       const answer = answers[i];
       if (answer instanceof Error) return answer;
       if (!answer.known) return { row, known: false, why: answer.why };
-      return recorded instanceof Error ? outcomeUnrecorded(row.payment_id) : { row: recorded.get(row.payment_id)!, known: true };
+      if (recorded instanceof Error) return outcomeUnrecorded(row.payment_id);
+      // A replacement card (Renova Fácil) goes back to the caller in memory only, never into a row or a log.
+      const newCard = answer.result.outcome === 'declined' ? answer.result.newCard : undefined;
+      return { row: recorded.get(row.payment_id)!, known: true, ...(newCard ? { newCard } : {}) };
     });
   }
 
   /** Sends one authorization and resolves an ambiguous answer by looking the sale up; records nothing. */
-  private async ask(row: PaymentRow, card: ChargeableCard): Promise<{ known: true; result: AuthorizeResult } | { known: false; why: string }> {
+  private async ask(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): Promise<{ known: true; result: AuthorizeResult } | { known: false; why: string }> {
     try {
-      return { known: true, result: await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id }) };
+      return { known: true, result: await this.acquirer.authorize(requestOf(row, await this.withReference(row, card), initiator), { idempotencyKey: row.payment_id }) };
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
       // as such; the payment stays Pending and its recovery settles it.
@@ -149,6 +167,17 @@ export class Authorizations {
       const found = await this.lookupAtOnce(row);
       return found ? { known: true, result: found } : { known: false, why: errorMessage(error) };
     }
+  }
+
+  /**
+   * A billing's charge of a stored card carries the network reference of the card's first
+   * charge: the one its zero auth returned, else the first approved payment's (recorded with the
+   * outcome, so a card payment's path writes nothing more). Read on the billing path only.
+   */
+  private async withReference(row: PaymentRow, card: ChargeableCard): Promise<ChargeableCard> {
+    if (row.billing_id === null || card.vaultId === undefined || card.networkReference) return card;
+    const first = await paymentsRepository.firstNetworkReference(this.ctx.database.db, card.vaultId);
+    return first ? { ...card, networkReference: first } : card;
   }
 
   /** A few quick lookups: the sale, if it was made, is usually visible within a second. */

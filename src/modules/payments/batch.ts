@@ -1,3 +1,4 @@
+import type { ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { failureError, reportOutcome, unknownError, type Authorizations, type Sent } from './authorization.js';
@@ -15,7 +16,8 @@ export interface Payer {
   accountNumber: number;
 }
 
-export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502; error: ApiError };
+/** `newCard`: the acquirer declined a recurring charge with the card's replacement (Renova Fácil); the caller may store it. */
+export type CreateOutcome = { status: 201; body: PaymentResult; newCard?: ReplacementCard } | { status: 502; error: ApiError };
 
 /** A payment of a batch: a billing's charge of a stored card, under the id its claim recorded. */
 export interface BatchPayment {
@@ -89,7 +91,7 @@ export function outcomeOf(sent: Sent): CreateOutcome {
   // No answer and no record found at once: the recovery settles it from the acquirer's record.
   if (!sent.known) return { status: 502, error: unknownError(sent.row.payment_id) };
   if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
-  return { status: 201, body: toPaymentResult(sent.row) };
+  return { status: 201, body: toPaymentResult(sent.row), ...(sent.newCard ? { newCard: sent.newCard } : {}) };
 }
 
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

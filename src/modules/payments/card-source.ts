@@ -12,6 +12,8 @@ export interface ChargeableCard extends Card {
   vaultId?: string;
   /** Sandbox: the stored card's forced outcome. */
   forcedReturnCode?: string | null;
+  /** A stored card's network reference of its first charge (null: this is its first). */
+  networkReference?: string | null;
 }
 
 /**
@@ -44,7 +46,7 @@ export async function storedCardOf(
 
 /** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
 export function chargeableVault(card: VaultCard): ChargeableCard {
-  return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode };
+  return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode, networkReference: card.networkReference };
 }
 
 /** The payment's own `brand` and `securityCode` must agree with the card they name. */

@@ -1,3 +1,4 @@
+import { declineCategoryOf } from '../../domain/decline-category.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import { maskPan } from '../../domain/cards.js';
 import type { Pricing } from '../../domain/fees.js';
@@ -35,6 +36,8 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
     refundedAmount: Number(row.refunded_amount),
     ...(row.three_ds ? { threeDs: threeDsAnswer(row.three_ds) } : {}),
     createdAt: row.created_at,
+    // A declined (or failed) payment says whether its card may be tried again; anti-fraud's own refusal reads its code (59).
+    ...(row.status === 'Denied' ? { declineCategory: (row.decline_category ?? declineCategoryOf(row.return_code) ?? 'final') as 'retryable' | 'final' } : {}),
   };
 }
 
@@ -109,6 +112,8 @@ export function newPaymentRow(p: NewPayment): PaymentRow {
     antifraud_reasons: JSON.stringify(p.assessment.reasons),
     return_code: rejected ? '59' : unauthenticated ? '05' : null,
     return_message: rejected ? RETURN_MESSAGES['59'] : unauthenticated ? notAuthenticatedMessage(`the external authentication's eci ${p.threeDs!.eci} says the cardholder was not authenticated`) : null,
+    decline_category: null,
+    network_reference: null,
     authorization_code: null,
     nsu: null,
     acquirer_reference: null,

@@ -5,15 +5,28 @@ import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
 export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
-export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'three_ds' | 'threeds_transaction_id' | 'recover_at' | 'acquirer_sent_at'>>;
+export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category' | 'network_reference' | 'three_ds' | 'threeds_transaction_id' | 'recover_at' | 'acquirer_sent_at'>>;
 /** The acquirer's answer, as an outcome records it. */
-export type OutcomeFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
+export type OutcomeFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category' | 'network_reference'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
 export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 
 const SUBJECT = ['payment_id', 'merchant_id', 'account_number', 'nsu', 'authorization_code', 'url_callback', 'amount', 'reference_transaction'] as const;
 
 export const paymentsRepository = {
+  /** The network reference of a stored card's first approved charge that returned one. */
+  async firstNetworkReference(db: Executor, vaultId: string): Promise<string | null> {
+    const row = await db
+      .selectFrom('payments')
+      .select('network_reference')
+      .where('vault_id', '=', vaultId)
+      .where('network_reference', 'is not', null)
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.network_reference ?? null;
+  },
+
   async insert(db: Executor, row: Insertable<PaymentsTable>): Promise<void> {
     await db.insertInto('payments').values(row).execute();
   },
@@ -162,13 +175,14 @@ export const paymentsRepository = {
     if (outcomes.length === 0) return new Set();
     if (database.dialect === 'postgres') {
       const values = sql.join(
-        outcomes.map(({ paymentId, to, fields: f }) => sql`(${paymentId}::text, ${to}::text, ${f.return_code}::text, ${f.return_message}::text, ${f.authorization_code}::text, ${f.nsu}::text, ${f.acquirer_reference}::text)`),
+        outcomes.map(({ paymentId, to, fields: f }) => sql`(${paymentId}::text, ${to}::text, ${f.return_code}::text, ${f.return_message}::text, ${f.authorization_code}::text, ${f.nsu}::text, ${f.acquirer_reference}::text, ${f.decline_category}::text, ${f.network_reference}::text)`),
       );
       const { rows } = await sql<{ payment_id: string }>`
-        with answers (payment_id, status, return_code, return_message, authorization_code, nsu, acquirer_reference) as (values ${values}),
+        with answers (payment_id, status, return_code, return_message, authorization_code, nsu, acquirer_reference, decline_category, network_reference) as (values ${values}),
         moved as (
           update payments p set status = a.status, return_code = a.return_code, return_message = a.return_message,
-            authorization_code = a.authorization_code, nsu = a.nsu, acquirer_reference = a.acquirer_reference, updated_at = ${at}
+            authorization_code = a.authorization_code, nsu = a.nsu, acquirer_reference = a.acquirer_reference,
+            decline_category = a.decline_category, network_reference = a.network_reference, updated_at = ${at}
           from answers a where p.payment_id = a.payment_id and p.status = 'Pending'
           returning p.payment_id, p.merchant_id, p.account_number, p.status)
         insert into payment_events (payment_id, merchant_id, account_number, old_status, new_status, occurred_at, relayed)

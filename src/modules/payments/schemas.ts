@@ -127,6 +127,7 @@ export const PaymentResult = Type.Object({
   refundedAmount: Type.Integer({ description: 'Cents refunded so far; refunded in full, the payment is Canceled' }),
   threeDs: Type.Optional(ThreeDsResult),
   createdAt: Type.String({ format: 'date-time' }),
+  declineCategory: Type.Optional(Type.Union([Type.Literal('retryable'), Type.Literal('final')], { description: 'A Denied payment: whether its card may be tried again (ABECS Normativo 21); final means never retry it' })),
 });
 export type PaymentResult = Static<typeof PaymentResult>;
 

@@ -1,5 +1,5 @@
 import { timeOrderedUuid } from '../../ids.js';
-import { AcquirerUnavailable, type Acquirer } from '../../acquirer/types.js';
+import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
@@ -28,7 +28,7 @@ export type { BatchOutcome, BatchPayment, CreateOutcome, Payer };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
 export type { PaymentRow };
 /** What another module may read of a payment by id: its status and the acquirer's answer. */
-export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'>;
+export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'> & { decline_category?: string | null };
 
 
 /** The relay's pass comes this soon after a recorded outcome, gathering the outcomes recorded meanwhile into one batch. */
@@ -82,7 +82,7 @@ export class PaymentService {
    * caller fix the id before the call (it records it first): the id is the primary key and the
    * acquirer's idempotency key, so a retried call with it can never make a second payment.
    */
-  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string } = {}): Promise<CreateOutcome> {
+  async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; initiator?: Initiator } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
     const splits = checkPaymentRules(body);
     const plan = planThreeDs(body, { sandbox: ctx.threeDs.sandbox, hasServer: ctx.threeDs.server !== undefined });
@@ -142,7 +142,7 @@ export class PaymentService {
       }
       toSend = step.row;
     }
-    return outcomeOf(await this.authorizations.send(toSend, card));
+    return outcomeOf(await this.authorizations.send(toSend, card, extra.initiator));
   }
 
   /** For the billing engine: a batch's payments made together (./batch.ts). */
@@ -181,7 +181,7 @@ export class PaymentService {
    */
   async find(paymentId: string): Promise<PaymentState | undefined> {
     const row = await paymentsRepository.find(this.ctx.database.db, paymentId);
-    return row && { payment_id: row.payment_id, status: row.status, return_code: row.return_code, return_message: row.return_message };
+    return row && { payment_id: row.payment_id, status: row.status, return_code: row.return_code, return_message: row.return_message, decline_category: row.decline_category ?? null };
   }
 
   /**

@@ -4,8 +4,11 @@ import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { validateExpiry } from '../../domain/cards.js';
+import { declineCategoryOf, type DeclineCategory } from '../../domain/decline-category.js';
 import { ApiError } from '../../http/errors.js';
 import type { CardService, VaultView } from '../cards/service.js';
+import type { CardUpdate } from '../cards/card-updates.js';
+import { chargeReplacement } from './card-replacement.js';
 import type { PaymentBody } from '../payments/schemas.js';
 import { TAKEN, type BatchOutcome, type PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
@@ -20,7 +23,9 @@ export interface ChargeDeps {
   logger: Logger;
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'createMany' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
-  cards: Pick<CardService, 'getVault' | 'getVaults'>;
+  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored' | 'replaceCard'>;
+  /** The merchant's card settings (verifyCardsOnSubscribe): the merchants module's, handed over by the root. */
+  cardSettings?: (merchantId: string) => Promise<{ verifyCardsOnSubscribe: boolean }>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
   pixRecurrences?: PixRecurrencePort;
   /** BILLING_CONCURRENCY (default DEFAULT_CHARGE_CONCURRENCY). */
@@ -45,6 +50,10 @@ export interface AttemptResult {
   returnCode: string | null;
   returnMessage: string;
   paymentId: string | null;
+  /** A declined charge's category (retryable, final), from the connector's table. */
+  declineCategory?: DeclineCategory | null;
+  /** The stored card was replaced by the issuer's account updater before this result's charge. */
+  cardUpdated?: CardUpdate;
   /** The payment is still Pending: look again after this long (the acquirer's settle window, or a recheck). */
   retryInMs?: number;
 }
@@ -55,7 +64,7 @@ const UNANSWERED_RECHECK_MS = 30_000;
 /** A payment a twin run is making right now is looked at again after this: its answer is due within the acquirer's timeout. */
 const PENDING_TWIN_RECHECK_MS = 30_000;
 
-const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null });
+const noPayment = (returnCode: string | null, returnMessage: string): AttemptResult => ({ payment: null, returnCode, returnMessage, paymentId: null, declineCategory: declineCategoryOf(returnCode) });
 
 /**
  * Makes (or finds) the payment of a claimed attempt, under the id the claim recorded. Found:
@@ -78,7 +87,7 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
   } catch (error) {
     outcome = error instanceof Error ? error : new Error(String(error));
   }
-  return resultOf(ctx, paymentId, outcome);
+  return resultOf(ctx, state, body, paymentId, outcome);
 }
 
 /**
@@ -99,15 +108,15 @@ export async function runFreshAttempts(ctx: ChargeDeps, attempts: readonly { sta
     paying.map(({ state, body, paymentId }) => ({ payer: { merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, billingId: state.billing_id, paymentId })),
   );
   await Promise.all(
-    paying.map(async ({ index, paymentId }, i) => {
-      results[index] = await resultOf(ctx, paymentId, outcomes[i]).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    paying.map(async ({ index, paymentId, state, body }, i) => {
+      results[index] = await resultOf(ctx, state, body, paymentId, outcomes[i]).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
     }),
   );
   return results;
 }
 
 /** An attempt's result from what making its payment came to. */
-async function resultOf(ctx: ChargeDeps, paymentId: string, outcome: BatchOutcome): Promise<AttemptResult> {
+async function resultOf(ctx: ChargeDeps, state: ChargeState, body: PaymentBody, paymentId: string, outcome: BatchOutcome): Promise<AttemptResult> {
   // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
   if (outcome instanceof ApiError && outcome.statusCode < 500) return noPayment(null, outcome.errors.map((e) => e.description).join(' '));
   if (outcome instanceof Error || outcome.status === TAKEN.status) {
@@ -118,8 +127,10 @@ async function resultOf(ctx: ChargeDeps, paymentId: string, outcome: BatchOutcom
     return twin.status === 'Pending' ? { ...fromRow(twin), retryInMs: PENDING_TWIN_RECHECK_MS } : fromRow(twin);
   }
   if (outcome.status === 201) {
-    const { status, returnCode, returnMessage } = outcome.body;
-    return { payment: { status, returnCode }, returnCode, returnMessage: returnMessage ?? status, paymentId };
+    const { status, returnCode, returnMessage, declineCategory } = outcome.body;
+    const result: AttemptResult = { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: returnMessage ?? status, paymentId, declineCategory: declineCategory ?? null };
+    // The issuer sent the card's replacement (account updater): stored in place, charged again at once.
+    return outcome.newCard && status === 'Denied' ? chargeReplacement(ctx, state, body, result, outcome.newCard) : result;
   }
   // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
   const row = await ctx.payments.find(paymentId);
@@ -159,12 +170,14 @@ export function billingPaymentBody(state: ChargeState, cardholderName: string): 
 const isRequest = (found: PaymentBody | AttemptResult): found is PaymentBody => 'sellerInfo' in found;
 
 /** An attempt's result read off its payment row. */
-export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null }): AttemptResult {
+export function fromRow(row: { payment_id: string; status: string; return_code: string | null; return_message: string | null; decline_category?: string | null }): AttemptResult {
+  const declineCategory = row.status === 'Denied' ? ((row.decline_category as DeclineCategory | null | undefined) ?? declineCategoryOf(row.return_code)) : null;
   return {
-    payment: { status: row.status, returnCode: row.return_code },
+    payment: { status: row.status, returnCode: row.return_code, declineCategory },
     returnCode: row.return_code,
     returnMessage: row.return_message ?? row.status,
     paymentId: row.payment_id,
+    declineCategory,
   };
 }
 

@@ -1,9 +1,12 @@
 import { nextRetryDate } from '../../domain/retry-schedule.js';
+import type { DeclineCategory } from '../../domain/decline-category.js';
 
 /** What a charge attempt's payment ended as (the payments row, or the 201 answer). */
 export interface PaymentSnapshot {
   status: string;
   returnCode: string | null;
+  /** The decline's category from the connector's table: a `final` one is never retried. */
+  declineCategory?: DeclineCategory | null;
 }
 
 export type Decision =
@@ -54,6 +57,8 @@ export function decide(payment: PaymentSnapshot, ctx: AttemptContext): Decision 
   }
   switch (payment.returnCode) {
     case '51': {
+      // The connector says this card will not work again (ABECS irreversible): never retried, whatever the code.
+      if (payment.declineCategory === 'final') return { kind: 'final', status: 'Denied', blockSubscription: false };
       const at = nextRetryDate(ctx.dueDate, ctx.failuresSoFar, ctx.attempts);
       return at ? { kind: 'retry', at } : { kind: 'final', status: 'Denied', blockSubscription: false };
     }

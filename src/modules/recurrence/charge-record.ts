@@ -6,6 +6,7 @@ import { CHARGE_JOB, chargeKey, planCycleOf, type ChargePayload, type Ending, ty
 import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { historyOf, type AttemptEntry } from './views.js';
+import { cardUpdatedEvent } from './card-replacement.js';
 
 /** A claimed attempt whose payment is decided: what the batch records. */
 export interface Concluded {
@@ -33,7 +34,8 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
   const subscriptions = await subscriptionsRepository.statusOfMany(trx, items.map((i) => i.state.subscription_id), ctx.database.dialect);
   const statusOf = (item: Concluded) => subscriptions.get(item.state.subscription_id)!;
   // The payments' own events (payment.denied, ...) are made effective, and notified, before the billings'.
-  const made = items.filter((i) => i.result.payment).map((i) => i.paymentId);
+  // A charge made again with a replaced card has a payment of its own besides the claimed one.
+  const made = items.filter((i) => i.result.payment).flatMap((i) => (i.result.paymentId && i.result.paymentId !== i.paymentId ? [i.paymentId, i.result.paymentId] : [i.paymentId]));
   if (made.length > 0) await ctx.payments.relayPending(trx, made);
   const rows = items.map((item) => ({ item, outcome: outcomeOf(item, statusOf(item) === 'Active', at) }));
   const recorded = await billingsRepository.recordMany(trx, rows.map((r) => r.outcome), at);
@@ -45,8 +47,14 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
     if (!recorded.has(item.state.billing_id)) continue;
     const { state, result, decision } = item;
     // What the events of this attempt tell of it: the charge's answer.
-    const answer = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage };
+    const declineCategory = result.declineCategory ?? null;
+    const answer = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, ...(decision.kind === 'paid' ? {} : { declineCategory }) };
     const status = outcome.fields.status;
+    if (result.cardUpdated) outbox.events.push(cardUpdatedEvent(state, result.cardUpdated, at));
+    // Every failed charge is told as such, with when (if ever) it is tried again.
+    if (decision.kind !== 'paid' && status !== 'Canceled') {
+      outbox.events.push(billingEvent('billing.payment_failed', state, at, { ...answer, attempt: item.attempt, nextAttemptAt: status === 'Opened' && decision.kind === 'retry' ? decision.at.toISOString() : null }));
+    }
     if (status === 'Opened' && decision.kind === 'retry') {
       const attempt = item.attempt + 1;
       outbox.events.push(billingEvent('billing.retry_scheduled', state, at, { ...answer, nextAttemptDate: decision.at.toISOString(), attempt }));
@@ -77,7 +85,7 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
  */
 function outcomeOf(item: Concluded, active: boolean, at: string): BillingOutcome {
   const { state, result, decision } = item;
-  const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId };
+  const entry: AttemptEntry = { date: at, returnCode: result.returnCode, returnMessage: result.returnMessage, paymentId: result.paymentId, ...(result.declineCategory ? { declineCategory: result.declineCategory } : {}) };
   const attempts_history = JSON.stringify([...historyOf(state), entry]);
   const claim = { billingId: state.billing_id, attempt: item.attempt, paymentId: item.paymentId };
   if (decision.kind === 'retry' && active) return { claim, fields: { status: 'Opened', next_attempt_at: decision.at.toISOString(), attempts_history } };

@@ -114,7 +114,13 @@ export const Billing = Type.Object(billingFields);
 export const BillingDetail = Type.Object({
   ...billingFields,
   attemptsHistory: Type.Array(
-    Type.Object({ date: Type.String({ format: 'date-time' }), returnCode: Nullable(Type.String()), returnMessage: Type.String(), paymentId: Nullable(Type.String()) }),
+    Type.Object({
+      date: Type.String({ format: 'date-time' }),
+      returnCode: Nullable(Type.String()),
+      returnMessage: Type.String(),
+      paymentId: Nullable(Type.String()),
+      declineCategory: Type.Optional(Type.Union([Type.Literal('retryable'), Type.Literal('final')], { description: 'A declined attempt: whether the card may be tried again (ABECS Normativo 21)' })),
+    }),
   ),
 });
 

@@ -27,7 +27,7 @@ export class RecurrenceService {
     this.engine = new BillingEngine(deps);
     this.pixCycles = new PixCycles(deps, this.engine);
     this.plans = new PlanService(deps.database, deps.clock, this.engine, deps.pixRecurrences, deps.logger);
-    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards, deps.pixRecurrences);
+    this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards, deps.pixRecurrences, deps.cardSettings);
     this.billings = new BillingService(deps.database, deps.clock, this.engine, deps.pixRecurrences);
   }
 

@@ -35,8 +35,10 @@ export class SubscriptionService {
     private readonly database: Database,
     private readonly clock: Clock,
     private readonly engine: BillingEngine,
-    private readonly cards: Pick<CardService, 'getVault'>,
+    private readonly cards: Pick<CardService, 'getVault' | 'verifyStored'>,
     private readonly pix?: PixRecurrencePort,
+    /** The merchant's card settings (verifyCardsOnSubscribe); absent: never verify. */
+    private readonly cardSettings?: (merchantId: string) => Promise<{ verifyCardsOnSubscribe: boolean }>,
   ) {
     this.pixSubscriptions = new PixSubscriptions(database, clock, engine, pix);
   }
@@ -53,6 +55,8 @@ export class SubscriptionService {
     if (body.vaultId === undefined) throw new ApiError(400, 'vaultId', 'vaultId is required for a CreditCard plan.');
     const vaultId = body.vaultId;
     await this.requireVault(principal, vaultId);
+    // The merchant asked for its subscriptions' cards to be checked first: a refused card is a 422, and no subscription.
+    if (this.cardSettings && (await this.cardSettings(principal.merchantId)).verifyCardsOnSubscribe) await this.cards.verifyStored(principal.merchantId, vaultId);
     const subscriptionId = randomUUID();
     const now = this.clock.now();
     await db.transaction().execute(async (trx) => {

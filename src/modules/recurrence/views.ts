@@ -78,6 +78,8 @@ export interface AttemptEntry {
   returnCode: string | null;
   returnMessage: string;
   paymentId: string | null;
+  /** A declined attempt's category: retryable or final (ABECS Normativo 21). */
+  declineCategory?: 'retryable' | 'final';
 }
 
 export interface BillingView {

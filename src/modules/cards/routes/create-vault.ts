@@ -24,14 +24,15 @@ export function createVaultRoute(app: App, ctx: AppContext): void {
         encryptedCard: Type.Optional(EncryptedCard),
         ...PlainCardFields,
         cardholderName: Type.String({ minLength: 1, maxLength: CARDHOLDER_NAME_MAX }),
+        verify: Type.Optional(Type.Boolean({ description: 'Check the card with a zero auth first (securityCode goes to it, never stored); a refused card is a 422 (tag card) and nothing is stored' })),
       }, { examples: [EXAMPLES.createVaultCard] }),
-      response: { 201: VaultCard, ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 201: VaultCard, ...errorResponses(400, 401, 403, 404, 409, 422, 502) },
     },
     config: { idempotent: true },
     onRequest: gatewayAuth(ctx, 'payments'),
     handler: async (request, reply) => {
-      const { cardholderName, ...source } = request.body;
-      return reply.code(201).send(await ctx.cards.createVault(principalOf(request).merchantId, source, cardholderName));
+      const { cardholderName, verify, ...source } = request.body;
+      return reply.code(201).send(await ctx.cards.createVault(principalOf(request).merchantId, source, cardholderName, { verify: verify === true }));
     },
   });
 }

@@ -33,7 +33,7 @@ export function createSubscriptionRoute(app: App, ctx: AppContext): void {
           ),
         ),
       }, { examples: [EXAMPLES.createSubscription] }),
-      response: { 201: IdString, ...errorResponses(400, 401, 403, 404, 409) },
+      response: { 201: IdString, ...errorResponses(400, 401, 403, 404, 409, 422, 502) },
     },
     config: { idempotent: true },
     onRequest: gatewayAuth(ctx, 'recurrence'),

@@ -10,6 +10,7 @@ import { bilingual, common } from '../../i18n.js';
 import { layout, type PageContext } from '../../layout.js';
 import { badge, type Tone } from '../../lists.js';
 import { subscriptionBadge } from './list.js';
+import { cardSection, type CardState } from './card-state.js';
 
 /** Billings shown on a subscription's page: two years of a monthly plan. */
 const TIMELINE_SIZE = 24;
@@ -24,8 +25,16 @@ export function subscriptionPage(scope: FastifyInstance, ctx: AppContext, deps: 
     // Another merchant's id: both reads are 404 (the services read by the principal's merchantId).
     const subscription = await ctx.recurrence.subscriptions.get(principal, id);
     const billings = await ctx.recurrence.billings.ofSubscription(principal, id, TIMELINE_SIZE);
-    return sendPage(reply, 200, render(pageOf(request, deps), subscription, billings, TIMELINE_SIZE));
+    const cardState = await cardStateOf(ctx, principal.merchantId, subscription);
+    return sendPage(reply, 200, render(pageOf(request, deps), subscription, billings, TIMELINE_SIZE, cardState));
   });
+}
+
+/** The stored card of a card subscription and its history (null for a Pix one). */
+async function cardStateOf(ctx: AppContext, merchantId: string, s: SubscriptionView): Promise<CardState | null> {
+  if (s.vaultId === null || s.pixAuthorization) return null;
+  const card = (await ctx.cards.getVaults([{ merchantId, vaultId: s.vaultId }])).get(s.vaultId) ?? null;
+  return { card, history: await ctx.cards.cardHistory(merchantId, s.vaultId) };
 }
 
 const words = bilingual(
@@ -131,7 +140,7 @@ ${history.length
       const later = history[i + 1]?.date;
       const retry = ok ? '' : later ? t.retryDone.replace('{date}', dateTime(later)) : b.nextAttemptAt ? t.retryAt.replace('{date}', dateTime(b.nextAttemptAt)) : '';
       return html`<li><strong>${dateTime(a.date)}</strong> · ${brl(b.amountCents)} · ${badge(ok ? t.approved : t.declined, ok ? 'good' : 'bad')}
-<br><span>${t.code} <code>${a.returnCode ?? '-'}</code> ${a.returnMessage}</span>${a.paymentId ? html` · <a href="/dashboard/${pix ? 'pix' : 'payments'}/${a.paymentId}">${t.payment}</a>` : ''}${retry ? html`<br><span class="muted">${retry}</span>` : ''}</li>`;
+<br><span>${t.code} <code>${a.returnCode ?? '-'}</code> ${a.returnMessage}${a.declineCategory ? html` · <span class="muted">${a.declineCategory}</span>` : ''}</span>${a.paymentId ? html` · <a href="/dashboard/${pix ? 'pix' : 'payments'}/${a.paymentId}">${t.payment}</a>` : ''}${retry ? html`<br><span class="muted">${retry}</span>` : ''}</li>`;
     })}</ol>`
   : html`<p class="muted">${t.noAttempts}</p>`}
 </section>`;
@@ -153,7 +162,7 @@ ${a.canceledBy ? html`<dt>${t.canceledBy}</dt><dd>${a.canceledBy}</dd>` : ''}</d
 </section>`;
 }
 
-function render(page: PageContext, s: SubscriptionView, billings: BillingTimelineEntry[], limit: number): string {
+function render(page: PageContext, s: SubscriptionView, billings: BillingTimelineEntry[], limit: number, cardState: CardState | null): string {
   const t = words(page.lang);
   return layout(
     page,
@@ -171,6 +180,7 @@ ${s.vaultId !== null ? html`<dt>${t.vault}</dt><dd><code>${s.vaultId}</code></dd
 <dt>${t.created}</dt><dd>${dateTime(s.createdDate)}</dd>
 </dl></div>
 ${s.pixAuthorization ? pixCard(page, s) : ''}
+${cardState ? cardSection(page, cardState) : ''}
 <h2>${t.billings}</h2>
 ${billings.length ? billings.map((b) => billingCard(page, b, s.pixAuthorization !== undefined)) : html`<p>${t.noBillings}</p>`}
 ${billings.length >= limit ? html`<p class="muted">${t.shown.replace('{n}', String(limit))}</p>` : ''}`,
