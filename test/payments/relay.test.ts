@@ -30,7 +30,7 @@ describe(`the payments relay (${testDialect})`, () => {
   afterAll(() => t.close());
 
   const db = () => t.ctx.database.db;
-  const deps = () => ({ database: t.ctx.database, queue: t.ctx.queue, settlement: t.ctx.settlement });
+  const deps = () => ({ database: t.ctx.database, queue: t.ctx.queue, settlement: t.ctx.settlement, cards: t.ctx.cards });
   let nextCard = 0;
   /** A payment whose relay has not run. */
   const sale = async (): Promise<string> => {

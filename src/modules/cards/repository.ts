@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { CardKeysTable, CardTokensTable, VaultCardUpdatesTable, VaultCardsTable } from '../../db/schema.js';
 
@@ -150,7 +150,19 @@ export const vaultCardsRepository = {
 
   /** The network's reference of the card's first charge or check; kept once set (later charges refer to the first). */
   async setNetworkReference(db: Executor, vaultId: string, reference: string): Promise<void> {
-    await db.updateTable('vault_cards').set({ network_reference: reference }).where('vault_id', '=', vaultId).where('network_reference', 'is', null).execute();
+    await vaultCardsRepository.keepNetworkReferences(db, new Map([[vaultId, reference]]));
+  },
+
+  /** Each card's first network reference, kept: cards that have one keep theirs. One statement. */
+  async keepNetworkReferences(db: Executor, references: ReadonlyMap<string, string>): Promise<void> {
+    if (references.size === 0) return;
+    const cases = sql.join([...references].map(([vaultId, reference]) => sql`when ${vaultId} then ${reference}`), sql` `);
+    await db
+      .updateTable('vault_cards')
+      .set({ network_reference: sql<string>`case vault_id ${cases} end` })
+      .where('vault_id', 'in', [...references.keys()])
+      .where('network_reference', 'is', null)
+      .execute();
   },
 
   /** Sandbox: the return code every later charge of a live card answers with (null clears it). False when there is no such live card. */

@@ -366,6 +366,15 @@ export class CardService {
     if (result.networkReference) await vault.setNetworkReference(this.database.db, vaultId, result.networkReference);
   }
 
+  /**
+   * For the payments relay, in its transaction: stored cards' network references of their first
+   * approved charges, kept on the cards that have none yet, so a later merchant-initiated charge
+   * carries it without reading the card's payments.
+   */
+  async keepNetworkReferences(executor: Executor, references: ReadonlyMap<string, string>): Promise<void> {
+    await vault.keepNetworkReferences(executor, references);
+  }
+
   /** loadVaultCard outside any transaction. */
   storedCard(merchantId: string, vaultId: string, tag: string): Promise<VaultCard> {
     return this.loadVaultCard(this.database.db, merchantId, vaultId, tag);

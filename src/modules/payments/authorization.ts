@@ -153,7 +153,7 @@ export class Authorizations {
   /** Sends one authorization and resolves an ambiguous answer by looking the sale up; records nothing. */
   private async ask(row: PaymentRow, card: ChargeableCard, initiator?: Initiator): Promise<{ known: true; result: AuthorizeResult } | { known: false; why: string }> {
     try {
-      return { known: true, result: await this.acquirer.authorize(requestOf(row, await this.withReference(row, card), initiator), { idempotencyKey: row.payment_id }) };
+      return { known: true, result: await this.acquirer.authorize(requestOf(row, card, initiator), { idempotencyKey: row.payment_id }) };
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
       // as such; the payment stays Pending and its recovery settles it.
@@ -167,17 +167,6 @@ export class Authorizations {
       const found = await this.lookupAtOnce(row);
       return found ? { known: true, result: found } : { known: false, why: errorMessage(error) };
     }
-  }
-
-  /**
-   * A billing's charge of a stored card carries the network reference of the card's first
-   * charge: the one its zero auth returned, else the first approved payment's (recorded with the
-   * outcome, so a card payment's path writes nothing more). Read on the billing path only.
-   */
-  private async withReference(row: PaymentRow, card: ChargeableCard): Promise<ChargeableCard> {
-    if (row.billing_id === null || card.vaultId === undefined || card.networkReference) return card;
-    const first = await paymentsRepository.firstNetworkReference(this.ctx.database.db, card.vaultId);
-    return first ? { ...card, networkReference: first } : card;
   }
 
   /** A few quick lookups: the sale, if it was made, is usually visible within a second. */

@@ -30,7 +30,7 @@ export const leftOf = (p: Pick<PaymentRow, 'amount' | 'refunded_amount' | 'charg
  * cancelled; a chargeback that takes what is left cancels it exactly as a cancel does.
  */
 export class PaymentDisputes {
-  constructor(private readonly ctx: Pick<PaymentDeps, 'database' | 'queue' | 'settlement'>) {}
+  constructor(private readonly ctx: Pick<PaymentDeps, 'database' | 'queue' | 'settlement' | 'cards'>) {}
 
   /**
    * The payment, whatever its merchant; `lock` (PostgreSQL) holds it to the end of the caller's

@@ -3,8 +3,8 @@ import { recordPaymentChanges } from '../webhooks/outbox.js';
 import type { PaymentDeps } from './deps.js';
 import { paymentsRepository, type PaymentEventRow, type PaymentRow } from './repository.js';
 
-/** What the relay writes through: the database, the webhooks' queue, settlement. */
-export type RelayDeps = Pick<PaymentDeps, 'database' | 'queue' | 'settlement'>;
+/** What the relay writes through: the database, the webhooks' queue, settlement, the stored cards. */
+export type RelayDeps = Pick<PaymentDeps, 'database' | 'queue' | 'settlement' | 'cards'>;
 
 /** Events relayed per transaction: a second of sales at the target rate, in one commit. */
 export const RELAY_BATCH = 500;
@@ -32,6 +32,9 @@ export async function relayEvents(trx: Executor, ctx: RelayDeps, options: { limi
   );
   const sales = relayed.filter(isSale).map((e) => ({ ...payments.get(e.payment_id)!, status: e.new_status }) satisfies PaymentRow);
   if (sales.length > 0) await ctx.settlement.onPaymentsAuthorized(trx, sales);
+  // A stored card's first approved charge gives it the network's reference for later merchant-initiated ones.
+  const references = new Map(sales.filter((p) => p.vault_id && p.network_reference).reverse().map((p) => [p.vault_id!, p.network_reference!]));
+  if (references.size > 0) await ctx.cards.keepNetworkReferences(trx, references);
   return events.length;
 }
 

@@ -14,19 +14,6 @@ export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'ac
 const SUBJECT = ['payment_id', 'merchant_id', 'account_number', 'nsu', 'authorization_code', 'url_callback', 'amount', 'reference_transaction'] as const;
 
 export const paymentsRepository = {
-  /** The network reference of a stored card's first approved charge that returned one. */
-  async firstNetworkReference(db: Executor, vaultId: string): Promise<string | null> {
-    const row = await db
-      .selectFrom('payments')
-      .select('network_reference')
-      .where('vault_id', '=', vaultId)
-      .where('network_reference', 'is not', null)
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.network_reference ?? null;
-  },
-
   async insert(db: Executor, row: Insertable<PaymentsTable>): Promise<void> {
     await db.insertInto('payments').values(row).execute();
   },
