@@ -3,14 +3,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AntiFraudEngine, type AssessmentInput } from '../../src/modules/antifraud/engine.js';
 import { ConfiguredIpCountries } from '../../src/modules/antifraud/ip-countries.js';
 import { DEFAULT_SETTINGS } from '../../src/modules/antifraud/settings.js';
-import { testDialect } from '../support/database.js';
+import type { LogEvent } from 'kysely';
+import { freshDatabase, testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { insertPayments, minutesAgo, newMerchant, randomFingerprint } from './support.js';
 
 describe(`anti-fraud engine (${testDialect})`, () => {
   let t: TestApp;
+  /** Statements that read the rules' data (the blocklist's EXISTS are in each). */
+  let signalStatements = 0;
+  const queryLog = (event: LogEvent) => {
+    if (event.level === 'query' && /from "antifraud_blocklist"/.test(event.query.sql)) signalStatements++;
+  };
   beforeAll(async () => {
-    t = await testApp();
+    t = await testApp({ database: () => freshDatabase({ queryLog }) });
   });
   afterAll(() => t.close());
 
@@ -35,6 +41,27 @@ describe(`anti-fraud engine (${testDialect})`, () => {
       score: 60,
       reasons: ['velocity_card'],
     });
+  });
+
+  it("assesses a batch in one statement, each payment as it would be alone: velocity, blocklist, amount and sandbox triggers side by side", async () => {
+    const m = await newMerchant(t.ctx);
+    const busy = randomFingerprint();
+    await insertPayments(t.ctx, DEFAULT_SETTINGS.velocity.maxPerCard, { ...m, cardFingerprint: busy });
+    const listedEmail = `listed-${randomBytes(4).toString('hex')}@example.com`;
+    await t.ctx.antifraud.blocklist.add({ kind: 'email', value: listedEmail });
+    const inputs: AssessmentInput[] = [
+      { merchantId: m.merchantId, amount: 1000, cardFingerprint: randomFingerprint() },
+      { merchantId: m.merchantId, amount: 1000, cardFingerprint: busy },
+      { merchantId: m.merchantId, amount: 1000, cardFingerprint: randomFingerprint(), customer: { email: listedEmail } },
+      { merchantId: m.merchantId, amount: DEFAULT_SETTINGS.amountLimit + 1, cardFingerprint: randomFingerprint() },
+      { merchantId: m.merchantId, amount: 1000, cardFingerprint: randomFingerprint(), customer: { email: 'someone@review.test' } },
+    ];
+    const alone = [];
+    for (const input of inputs) alone.push(await assess(input));
+    expect(alone.map((a) => a.reasons)).toEqual([[], ['velocity_card'], ['blocklist_email'], ['amount_limit'], ['sandbox_review']]);
+    signalStatements = 0;
+    expect(await t.ctx.antifraud.assessMany(t.ctx.database.db, inputs)).toEqual(alone);
+    expect(signalStatements).toBe(1);
   });
 
   it('velocity per document fires at maxPerDocument, across different cards', async () => {

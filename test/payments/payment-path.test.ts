@@ -80,7 +80,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
   /** The recorded outcome fails once with `error` (its one statement on PostgreSQL; its transaction on SQLite). */
   function failOutcome(error: () => Error): void {
     let left = 1;
-    patch(paymentsRepository, 'recordOutcome', (original) =>
+    patch(paymentsRepository, 'recordOutcomes', (original) =>
       async function (this: unknown, ...args: Parameters<typeof original>) {
         if (left-- > 0) throw error();
         return original.apply(this, args);

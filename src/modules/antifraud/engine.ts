@@ -4,8 +4,8 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import { BlocklistService, normaliseEmail } from './blocklist.js';
 import { canonicalIp } from './ip.js';
 import type { IpCountryResolver } from './ip-countries.js';
-import { AntifraudSettingsStore } from './settings.js';
-import { querySignals } from './signals-query.js';
+import { AntifraudSettingsStore, type AntifraudSettings } from './settings.js';
+import { querySignalsMany, type SignalInput, type Signals } from './signals-query.js';
 
 export type AntiFraudDecision = 'Accept' | 'Review' | 'Reject';
 
@@ -68,36 +68,48 @@ export class AntiFraudEngine {
   }
 
   async assess(executor: Executor, input: AssessmentInput): Promise<Assessment> {
-    const customer = input.customer ?? {};
-    const settings = await this.settings.effective(executor, input.merchantId);
+    return (await this.assessMany(executor, [input]))[0];
+  }
 
-    // Sandbox triggers decide first, so an integrator's test outcome never depends on history.
-    const email = customer.email ? normaliseEmail(customer.email) : undefined;
-    if (this.options.sandbox && email) {
-      for (const [suffix, decision] of SANDBOX_TRIGGERS) {
-        if (email.endsWith(suffix)) {
-          const score = decision === 'Reject' ? 100 : settings.reviewScore;
-          return { decision, score, reasons: [`sandbox_${decision.toLowerCase()}`] };
-        }
+  /** `assess` for a batch (a billing run's payments): the rules' data of them all in one statement. */
+  async assessMany(executor: Executor, inputs: readonly AssessmentInput[]): Promise<Assessment[]> {
+    const results: Assessment[] = [];
+    const asking: { index: number; input: AssessmentInput; settings: AntifraudSettings; signal: SignalInput }[] = [];
+    for (const [index, input] of inputs.entries()) {
+      const customer = input.customer ?? {};
+      const settings = await this.settings.effective(executor, input.merchantId);
+      // Sandbox triggers decide first, so an integrator's test outcome never depends on history.
+      const email = customer.email ? normaliseEmail(customer.email) : undefined;
+      const triggered = this.options.sandbox && email ? SANDBOX_TRIGGERS.find(([suffix]) => email.endsWith(suffix)) : undefined;
+      if (triggered) {
+        const decision = triggered[1];
+        results[index] = { decision, score: decision === 'Reject' ? 100 : settings.reviewScore, reasons: [`sandbox_${decision.toLowerCase()}`] };
+        continue;
       }
+      const { windowMinutes, maxPerCard, maxPerDocument, maxPerIp } = settings.velocity;
+      const signal: SignalInput = {
+        merchantId: input.merchantId,
+        // Business time: the sandbox clock moves the window.
+        since: new Date(this.clock.now().getTime() - windowMinutes * 60_000).toISOString(),
+        cardFingerprint: input.cardFingerprint,
+        document: customer.documentNumber || undefined,
+        ip: customer.ipAddress || undefined,
+        thresholds: { card: maxPerCard, document: maxPerDocument, ip: maxPerIp },
+        listed: await this.blocklist.candidates(executor, { document: customer.documentNumber, email, ip: customer.ipAddress }),
+      };
+      asking.push({ index, input, settings, signal });
     }
+    const signals = await querySignalsMany(executor, asking.map((a) => a.signal));
+    for (const [i, { index, input, settings }] of asking.entries()) results[index] = await this.scored(executor, input, settings, signals[i]);
+    return results;
+  }
 
-    const { windowMinutes, maxPerCard, maxPerDocument, maxPerIp } = settings.velocity;
-    const listed = await this.blocklist.candidates(executor, { document: customer.documentNumber, email, ip: customer.ipAddress });
-    const signals = await querySignals(executor, {
-      merchantId: input.merchantId,
-      // Business time: the sandbox clock moves the window.
-      since: new Date(this.clock.now().getTime() - windowMinutes * 60_000).toISOString(),
-      cardFingerprint: input.cardFingerprint,
-      document: customer.documentNumber || undefined,
-      ip: customer.ipAddress || undefined,
-      thresholds: { card: maxPerCard, document: maxPerDocument, ip: maxPerIp },
-      listed,
-    });
+  /** The decision of the rules' data: a blocklist hit rejects outright; the other rules add points. */
+  private async scored(executor: Executor, input: AssessmentInput, settings: AntifraudSettings, signals: Signals): Promise<Assessment> {
     if (signals.listed.length > 0) {
       return { decision: 'Reject', score: 100, reasons: signals.listed.map((kind) => `blocklist_${kind}`) };
     }
-
+    const customer = input.customer ?? {};
     const reasons: string[] = [];
     // A count at the threshold fires: maxPerCard 10 means the 11th payment in the window is scored.
     if (signals.velocity.card) reasons.push('velocity_card');

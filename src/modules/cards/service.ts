@@ -66,6 +66,20 @@ function maskStored(row: { bin: string; last4: string; pan_length: number }): st
   return row.bin + '*'.repeat(row.pan_length - 10) + row.last4;
 }
 
+/** A stored card named by its merchant and id. */
+export interface VaultRef {
+  merchantId: string;
+  vaultId: string;
+}
+
+/** The live stored cards of these refs, in one read; a card is found only for its own merchant. */
+async function liveOwned(executor: Executor, refs: readonly VaultRef[]): Promise<VaultCardRow[]> {
+  if (refs.length === 0) return [];
+  const rows = await vault.findLiveMany(executor, [...new Set(refs.map((r) => r.vaultId))]);
+  const owner = new Map(refs.map((r) => [r.vaultId, r.merchantId]));
+  return rows.filter((row) => owner.get(row.vault_id) === row.merchant_id);
+}
+
 function toView(row: VaultCardRow): VaultView {
   return {
     vaultId: row.vault_id,
@@ -220,10 +234,8 @@ export class CardService {
   }
 
   /** getVault for many stored cards in one read (a billing run): the live ones found, by vault id, each only for its own merchant. */
-  async getVaults(refs: readonly { merchantId: string; vaultId: string }[]): Promise<Map<string, VaultView>> {
-    const rows = await vault.findLiveMany(this.database.db, [...new Set(refs.map((r) => r.vaultId))]);
-    const owner = new Map(refs.map((r) => [r.vaultId, r.merchantId]));
-    return new Map(rows.filter((row) => owner.get(row.vault_id) === row.merchant_id).map((row) => [row.vault_id, toView(row)]));
+  async getVaults(refs: readonly VaultRef[]): Promise<Map<string, VaultView>> {
+    return new Map((await liveOwned(this.database.db, refs)).map((row) => [row.vault_id, toView(row)]));
   }
 
   async deleteVault(merchantId: string, vaultId: string): Promise<{ vaultId: string; deletedAt: string }> {
@@ -248,6 +260,11 @@ export class CardService {
    */
   async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
     return this.vaultCardOf(await vault.findLive(executor, merchantId, vaultId), tag);
+  }
+
+  /** `loadVaultCard` for a batch, in one read: the cards found, by vaultId (another merchant's, unknown or deleted ones are absent). */
+  async loadVaultCards(executor: Executor, refs: readonly VaultRef[]): Promise<Map<string, VaultCard>> {
+    return new Map((await liveOwned(executor, refs)).map((row) => [row.vault_id, this.vaultCardOf(row, 'cardInfo.vaultId')]));
   }
 
   private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {

@@ -22,6 +22,9 @@ const UNDECIDED_RECHECK_MS = 30_000;
  */
 const MAX_WAIT_IN_JOB_MS = 30_000;
 
+/** A sent authorization: its outcome recorded, or not known yet (the payment stays Pending). */
+export type Sent = { row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string };
+
 /** What is known of a Pending payment after asking the acquirer. */
 export type Resolution =
   | { kind: 'settled'; row: PaymentRow }
@@ -97,10 +100,42 @@ export class Authorizations {
    * Sends the authorization and records what is known: the outcome, or (no answer, and the
    * at-once lookups did not find it) nothing, leaving the payment Pending for its recovery.
    */
-  async send(row: PaymentRow, card: ChargeableCard): Promise<{ row: PaymentRow; known: true } | { row: PaymentRow; known: false; why: string }> {
-    let result: AuthorizeResult;
+  async send(row: PaymentRow, card: ChargeableCard): Promise<Sent> {
+    const [sent] = await this.sendMany([{ row, card }]);
+    if (sent instanceof Error) throw sent;
+    return sent;
+  }
+
+  /**
+   * `send` for a batch: every authorization at once, their outcomes recorded together (one
+   * statement on PostgreSQL). Answers each payment's, or the error that payment met.
+   */
+  async sendMany(items: readonly { row: PaymentRow; card: ChargeableCard }[]): Promise<(Sent | Error)[]> {
+    const answers = await Promise.all(items.map(({ row, card }) => this.ask(row, card).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))))));
+    const known = items.flatMap(({ row }, i) => {
+      const answer = answers[i];
+      return answer instanceof Error || !answer.known ? [] : [{ row, result: answer.result }];
+    });
+    let recorded: Map<string, PaymentRow> | Error;
     try {
-      result = await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id });
+      recorded = await this.recordMany(known);
+    } catch (error) {
+      // The acquirer answered and the answers could not be written: the recovery writes them.
+      if (!isDatabaseUnavailable(error)) throw error;
+      recorded = error as Error;
+    }
+    return items.map(({ row }, i): Sent | Error => {
+      const answer = answers[i];
+      if (answer instanceof Error) return answer;
+      if (!answer.known) return { row, known: false, why: answer.why };
+      return recorded instanceof Error ? outcomeUnrecorded(row.payment_id) : { row: recorded.get(row.payment_id)!, known: true };
+    });
+  }
+
+  /** Sends one authorization and resolves an ambiguous answer by looking the sale up; records nothing. */
+  private async ask(row: PaymentRow, card: ChargeableCard): Promise<{ known: true; result: AuthorizeResult } | { known: false; why: string }> {
+    try {
+      return { known: true, result: await this.acquirer.authorize(requestOf(row, card), { idempotencyKey: row.payment_id }) };
     } catch (error) {
       // The sandbox acquirer keeps its ledger in our database: our database failing is answered
       // as such; the payment stays Pending and its recovery settles it.
@@ -108,20 +143,11 @@ export class Authorizations {
       if (error instanceof AcquirerUnavailable && !error.sent) {
         // Never left this process: the acquirer cannot have acted on it.
         this.ctx.logger.warn({ paymentId: row.payment_id, err: error.message }, 'acquirer unreachable: nothing was sent');
-        result = failed('The acquirer could not be reached; nothing was sent or charged');
-      } else {
-        this.ctx.logger.warn({ paymentId: row.payment_id, err: errorMessage(error) }, 'acquirer answer lost: looking the sale up');
-        const found = await this.lookupAtOnce(row);
-        if (!found) return { row, known: false, why: errorMessage(error) };
-        result = found;
+        return { known: true, result: failed('The acquirer could not be reached; nothing was sent or charged') };
       }
-    }
-    try {
-      return { row: await this.record(row, result), known: true };
-    } catch (error) {
-      // The acquirer answered and the answer could not be written: the recovery writes it.
-      if (isDatabaseUnavailable(error)) throw outcomeUnrecorded(row.payment_id);
-      throw error;
+      this.ctx.logger.warn({ paymentId: row.payment_id, err: errorMessage(error) }, 'acquirer answer lost: looking the sale up');
+      const found = await this.lookupAtOnce(row);
+      return found ? { known: true, result: found } : { known: false, why: errorMessage(error) };
     }
   }
 
@@ -205,17 +231,28 @@ export class Authorizations {
    * statement on PostgreSQL. What follows (notifications, receivables) is the relay's.
    */
   async record(row: PaymentRow, result: AuthorizeResult): Promise<PaymentRow> {
+    return (await this.recordMany([{ row, result }])).get(row.payment_id)!;
+  }
+
+  /** `record` for a batch, in one statement on PostgreSQL: answers each payment as it now is. */
+  private async recordMany(items: readonly { row: PaymentRow; result: AuthorizeResult }[]): Promise<Map<string, PaymentRow>> {
     const { ctx } = this;
+    if (items.length === 0) return new Map();
     const at = ctx.clock.now().toISOString();
-    const { status, fields } = answerOf(row, result);
-    // The hot path knows the new row; only a lost race (the recovery got there first) re-reads it.
-    if (await paymentsRepository.recordOutcome(ctx.database, row.payment_id, status, at, fields)) {
-      this.onRecorded();
-      const recorded = { ...row, ...fields, status, updated_at: at };
-      reportOutcome(ctx, recorded);
-      return recorded;
-    }
-    return (await paymentsRepository.find(ctx.database.db, row.payment_id))!;
+    const answered = items.map(({ row, result }) => ({ row, ...answerOf(row, result) }));
+    const moved = await paymentsRepository.recordOutcomes(ctx.database, answered.map(({ row, status, fields }) => ({ paymentId: row.payment_id, to: status, fields })), at);
+    if (moved.size > 0) this.onRecorded();
+    // The hot path knows the new rows; only a lost race (the recovery got there first) re-reads one.
+    const lost = answered.filter(({ row }) => !moved.has(row.payment_id)).map(({ row }) => row.payment_id);
+    const current = new Map(lost.length > 0 ? (await paymentsRepository.findAll(ctx.database.db, lost)).map((r) => [r.payment_id, r]) : []);
+    return new Map(
+      answered.map(({ row, status, fields }) => {
+        if (!moved.has(row.payment_id)) return [row.payment_id, current.get(row.payment_id)!];
+        const recorded = { ...row, ...fields, status, updated_at: at };
+        reportOutcome(ctx, recorded);
+        return [row.payment_id, recorded];
+      }),
+    );
   }
 }
 

@@ -43,7 +43,7 @@ export async function storedCardOf(
 }
 
 /** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
-function chargeableVault(card: VaultCard): ChargeableCard {
+export function chargeableVault(card: VaultCard): ChargeableCard {
   return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode };
 }
 

@@ -14,9 +14,9 @@ export interface PaymentDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'consumeToken' | 'sealForChallenge' | 'openForChallenge'>;
+  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'consumeToken' | 'sealForChallenge' | 'openForChallenge'>;
   threeDs: ThreeDsDeps;
-  antifraud: Pick<AntiFraudEngine, 'assess'>;
+  antifraud: Pick<AntiFraudEngine, 'assessMany'>;
   settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
 }

@@ -6,6 +6,8 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
 export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'three_ds' | 'threeds_transaction_id' | 'recover_at' | 'acquirer_sent_at'>>;
+/** The acquirer's answer fields, all of them (an outcome writes each). */
+export type AnswerFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
 export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 
@@ -139,27 +141,50 @@ export const paymentsRepository = {
   },
 
   /**
-   * Records the acquirer's answer of a Pending payment with its event, left for the relay
-   * (`relayed` 0). PostgreSQL: one statement, a data-modifying CTE, so the change and its event
-   * commit together without a BEGIN and a COMMIT of their own; SQLite (statements are calls in
-   * this process, commits are grouped) runs the two in one transaction. False when the payment
-   * was no longer Pending: no event is written for a change not made.
+   * A batch's Pending payments in one statement. A payment id already taken (a twin run of the
+   * same billing wrote it first) is skipped, not failed: answers the ids inserted.
    */
-  async recordOutcome(database: Database, paymentId: string, to: string, at: string, fields: TransitionFields): Promise<boolean> {
-    const change = { ...fields, status: to, updated_at: at };
+  async insertMany(db: Executor, rows: Insertable<PaymentsTable>[]): Promise<Set<string>> {
+    if (rows.length === 0) return new Set();
+    const inserted = await db.insertInto('payments').values(rows).onConflict((oc) => oc.column('payment_id').doNothing()).returning('payment_id').execute();
+    return new Set(inserted.map((r) => r.payment_id));
+  },
+
+  /**
+   * Records the acquirer's answers of Pending payments, each with its event left for the relay
+   * (`relayed` 0). PostgreSQL: one statement, a data-modifying CTE over the answers as a VALUES
+   * list, so the changes and their events commit together without a BEGIN and a COMMIT of their
+   * own; SQLite (statements are calls in this process, commits are grouped) runs them in one
+   * transaction. Answers the ids moved out of Pending: one missing lost a race (no longer
+   * Pending), and no event was written for a change not made.
+   */
+  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: AnswerFields }[], at: string): Promise<Set<string>> {
+    if (outcomes.length === 0) return new Set();
     if (database.dialect === 'postgres') {
-      const result = await database.db
-        .with('moved', (db) => db.updateTable('payments').set(change).where('payment_id', '=', paymentId).where('status', '=', 'Pending').returning(['payment_id', 'merchant_id', 'account_number']))
-        .insertInto('payment_events')
-        .columns(['payment_id', 'merchant_id', 'account_number', 'old_status', 'new_status', 'occurred_at', 'relayed'])
-        .expression((eb) => eb.selectFrom('moved').select(['payment_id', 'merchant_id', 'account_number', sql.lit('').as('old_status'), sql<string>`${to}`.as('new_status'), sql<string>`${at}`.as('occurred_at'), sql.lit(0).as('relayed')]))
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows) === 1;
+      const values = sql.join(
+        outcomes.map(({ paymentId, to, fields: f }) => sql`(${paymentId}::text, ${to}::text, ${f.return_code}::text, ${f.return_message}::text, ${f.authorization_code}::text, ${f.nsu}::text, ${f.acquirer_reference}::text)`),
+      );
+      const { rows } = await sql<{ payment_id: string }>`
+        with answers (payment_id, status, return_code, return_message, authorization_code, nsu, acquirer_reference) as (values ${values}),
+        moved as (
+          update payments p set status = a.status, return_code = a.return_code, return_message = a.return_message,
+            authorization_code = a.authorization_code, nsu = a.nsu, acquirer_reference = a.acquirer_reference, updated_at = ${at}
+          from answers a where p.payment_id = a.payment_id and p.status = 'Pending'
+          returning p.payment_id, p.merchant_id, p.account_number, p.status)
+        insert into payment_events (payment_id, merchant_id, account_number, old_status, new_status, occurred_at, relayed)
+        select payment_id, merchant_id, account_number, '', status, ${at}, 0 from moved
+        returning payment_id`.execute(database.db);
+      return new Set(rows.map((r) => r.payment_id));
     }
     return database.db.transaction().execute(async (trx) => {
-      const moved = await trx.updateTable('payments').set(change).where('payment_id', '=', paymentId).where('status', '=', 'Pending').returning(['merchant_id', 'account_number']).executeTakeFirst();
-      if (moved) await trx.insertInto('payment_events').values({ payment_id: paymentId, ...moved, old_status: '', new_status: to, occurred_at: at, relayed: 0 }).execute();
-      return moved !== undefined;
+      const moved = new Set<string>();
+      for (const { paymentId, to, fields } of outcomes) {
+        const row = await trx.updateTable('payments').set({ ...fields, status: to, updated_at: at }).where('payment_id', '=', paymentId).where('status', '=', 'Pending').returning(['merchant_id', 'account_number']).executeTakeFirst();
+        if (!row) continue;
+        await trx.insertInto('payment_events').values({ payment_id: paymentId, ...row, old_status: '', new_status: to, occurred_at: at, relayed: 0 }).execute();
+        moved.add(paymentId);
+      }
+      return moved;
     });
   },
 

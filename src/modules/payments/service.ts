@@ -4,10 +4,11 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
-import { Authorizations, failureError, reportOutcome, unknownError, type Resolution } from './authorization.js';
+import { Authorizations, reportOutcome, type Resolution } from './authorization.js';
+import { assessedRows, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
 import type { PaymentDeps } from './deps.js';
 import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
-import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
+import { toPaymentResult } from './payment-row.js';
 import { PaymentReadModels } from './read-models.js';
 import { leftOf, PaymentDisputes } from './disputes.js';
 import { refundsRepository } from './refund-repository.js';
@@ -22,16 +23,13 @@ import { planThreeDs, settleKnown } from './three-ds-state.js';
 import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
 import { SweepLoop } from '../../jobs/sweep-loop.js';
 
-export { toPaymentResult };
+export { toPaymentResult, TAKEN };
+export type { BatchOutcome, BatchPayment, CreateOutcome, Payer };
 /** The payment row, for the modules that read a payment through this service (settlement's conciliation). */
 export type { PaymentRow };
 /** What another module may read of a payment by id: its status and the acquirer's answer. */
 export type PaymentState = Pick<PaymentRow, 'payment_id' | 'status' | 'return_code' | 'return_message'>;
 
-export interface Payer {
-  merchantId: string;
-  accountNumber: number;
-}
 
 /** The relay's pass comes this soon after a recorded outcome, gathering the outcomes recorded meanwhile into one batch. */
 const RELAY_POKE_MS = 50;
@@ -39,8 +37,6 @@ const RELAY_POKE_MS = 50;
 const RELAY_INTERVAL_MS = 250;
 /** The recovery pass looks for payments whose recovery is due this often. */
 const RECOVERY_INTERVAL_MS = 5_000;
-
-export type CreateOutcome = { status: 201; body: PaymentResult } | { status: 502; error: ApiError };
 
 /**
  * Card payments (contract section 6), whichever connector charges them: the payment is
@@ -104,32 +100,7 @@ export class PaymentService {
       const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
-      const customer = body.customer;
-      const assessment = await ctx.antifraud.assess(executor, {
-        merchantId: payer.merchantId,
-        amount: body.payment.amount,
-        cardFingerprint: card.fingerprint,
-        browserContext: plan.kind === 'authenticate',
-        customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
-      });
-      // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
-      if (assessment.challenge && plan.kind === 'authenticate' && plan.state.authenticationType !== '04') plan.state.authenticationType = '03';
-      const pricing = splits.length ? await ctx.settlement.pricing.get(executor, payer.merchantId) : undefined;
-      const row = newPaymentRow({
-        paymentId,
-        merchantId: payer.merchantId,
-        accountNumber: payer.accountNumber,
-        body,
-        card,
-        assessment,
-        splits: pricing ? splitShares(splits, body.payment.amount, body.payment.installments, pricing) : [],
-        billingId,
-        at: now.toISOString(),
-        // Set with the insert: should we die before the send, the settle window runs from here.
-        sentAt: ctx.clock.wallNow().toISOString(),
-        recoverAt,
-        threeDs: settleKnown(plan, card.brand),
-      });
+      const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now, plan }]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
       else await paymentsRepository.insert(executor, row);
@@ -149,16 +120,15 @@ export class PaymentService {
     let toSend = row;
     if (plan.kind === 'authenticate') {
       const step = await this.authentication.authenticate(row, card, plan);
-      if (step.kind === 'done') {
-        return { status: 201, body: toPaymentResult(step.row) };
-      }
+      if (step.kind === 'done') return { status: 201, body: toPaymentResult(step.row) };
       toSend = step.row;
     }
-    const sent = await this.authorizations.send(toSend, card);
-    // No answer and no record found at once: the recovery settles it from the acquirer's record.
-    if (!sent.known) return { status: 502, error: unknownError(paymentId) };
-    if (sent.row.status === 'Denied' && sent.row.return_code === '96') return { status: 502, error: failureError(sent.row) };
-    return { status: 201, body: toPaymentResult(sent.row) };
+    return outcomeOf(await this.authorizations.send(toSend, card));
+  }
+
+  /** For the billing engine: a batch's payments made together (./batch.ts). */
+  createMany(items: readonly BatchPayment[]): Promise<BatchOutcome[]> {
+    return createMany(this.ctx, this.authorizations, items, () => this.relay.poke());
   }
 
   /** Settles one payment whose acquirer answer was lost (what the recovery pass does for each). */

@@ -7,7 +7,7 @@ import { paymentsRepository, type TransitionFields } from './repository.js';
  * A payment's status changes after its outcome, each with its event row and its notifications,
  * always in the caller's transaction: the change, its event and its webhooks commit together or
  * not at all. The payment path's own events (a new payment's outcome) are written by
- * `paymentsRepository.recordOutcome` and `insertDenied` and made effective by the relay
+ * `paymentsRepository.recordOutcomes` and `insertSettled` and made effective by the relay
  * (./relay.ts); a change here first relays what the payment still has pending, so it finds its
  * receivables and its notifications come after the sale's. The payments service is the only
  * writer of payment_events.

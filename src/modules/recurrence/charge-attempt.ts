@@ -7,7 +7,7 @@ import { validateExpiry } from '../../domain/cards.js';
 import { ApiError } from '../../http/errors.js';
 import type { CardService, VaultView } from '../cards/service.js';
 import type { PaymentBody } from '../payments/schemas.js';
-import type { PaymentService } from '../payments/service.js';
+import { TAKEN, type BatchOutcome, type PaymentService } from '../payments/service.js';
 import type { ChargeState } from './billings-repository.js';
 import type { PaymentSnapshot } from './charge-outcome.js';
 import { chargeCents } from './plan-rules.js';
@@ -19,7 +19,7 @@ export interface ChargeDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  payments: Pick<PaymentService, 'create' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
+  payments: Pick<PaymentService, 'create' | 'createMany' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
   cards: Pick<CardService, 'getVault' | 'getVaults'>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */
   pixRecurrences?: PixRecurrencePort;
@@ -72,16 +72,49 @@ export async function runAttempt(ctx: ChargeDeps, state: ChargeState, paymentId:
 
   const body = await paymentRequestOf(ctx, state, card);
   if (!isRequest(body)) return body;
-  let outcome;
+  let outcome: BatchOutcome;
   try {
     outcome = await ctx.payments.create({ merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, { billingId: state.billing_id, paymentId });
   } catch (error) {
-    // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
-    if (error instanceof ApiError && error.statusCode < 500) return noPayment(null, error.errors.map((e) => e.description).join(' '));
+    outcome = error instanceof Error ? error : new Error(String(error));
+  }
+  return resultOf(ctx, paymentId, outcome);
+}
+
+/**
+ * The fresh attempts of a batch (claimed a moment ago under new payment ids), their payments
+ * made together (the payment service's `createMany`). Answers each attempt's result, or the
+ * error that fails its job (whose retry resumes under the claim).
+ */
+export async function runFreshAttempts(ctx: ChargeDeps, attempts: readonly { state: ChargeState; paymentId: string; card: VaultView | null }[]): Promise<(AttemptResult | Error)[]> {
+  const results: (AttemptResult | Error)[] = [];
+  const paying: { index: number; paymentId: string; body: PaymentBody; state: ChargeState }[] = [];
+  for (const [index, a] of attempts.entries()) {
+    const body = await paymentRequestOf(ctx, a.state, a.card);
+    if (isRequest(body)) paying.push({ index, paymentId: a.paymentId, body, state: a.state });
+    results[index] = isRequest(body) ? new Error('not paid') : body;
+  }
+  if (paying.length === 0) return results;
+  const outcomes = await ctx.payments.createMany(
+    paying.map(({ state, body, paymentId }) => ({ payer: { merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, billingId: state.billing_id, paymentId })),
+  );
+  await Promise.all(
+    paying.map(async ({ index, paymentId }, i) => {
+      results[index] = await resultOf(ctx, paymentId, outcomes[i]).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error))));
+    }),
+  );
+  return results;
+}
+
+/** An attempt's result from what making its payment came to. */
+async function resultOf(ctx: ChargeDeps, paymentId: string, outcome: BatchOutcome): Promise<AttemptResult> {
+  // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
+  if (outcome instanceof ApiError && outcome.statusCode < 500) return noPayment(null, outcome.errors.map((e) => e.description).join(' '));
+  if (outcome instanceof Error || outcome.status === TAKEN.status) {
     // A twin run (a duplicate job on another instance resuming this claim) wrote the payment
     // first: the primary key refused ours. Its run owns the acquirer call; this one looks again later.
     const twin = await ctx.payments.find(paymentId);
-    if (!twin) throw error;
+    if (!twin) throw outcome instanceof Error ? outcome : new Error(`payment ${paymentId} was taken and is not found`);
     return twin.status === 'Pending' ? { ...fromRow(twin), retryInMs: PENDING_TWIN_RECHECK_MS } : fromRow(twin);
   }
   if (outcome.status === 201) {

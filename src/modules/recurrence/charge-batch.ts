@@ -1,9 +1,8 @@
 import { timeOrderedUuid } from '../../ids.js';
 import { ApiError } from '../../http/errors.js';
 import { RetryLater, type JobResult } from '../../jobs/registry.js';
-import type { VaultView } from '../cards/service.js';
 import { billingsRepository, type ChargeState } from './billings-repository.js';
-import { runAttempt, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
+import { runAttempt, runFreshAttempts, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
 import { decide, type Decision } from './charge-outcome.js';
 import { recordOutcomes, type Concluded } from './charge-record.js';
 import { billingEvent } from './events.js';
@@ -21,8 +20,6 @@ interface Attempt {
   paymentId: string;
   /** Claimed by an earlier run that died: its payment may exist. */
   resumed: boolean;
-  /** The stored card as the batch read it (null: gone from the vault); unset for a resumed attempt. */
-  card?: VaultView | null;
 }
 
 /**
@@ -31,9 +28,10 @@ interface Attempt {
  *   the billing row's fenced UPDATE naming the payment id the attempt will use, committed before
  *   any payment is made, so a duplicate job, a second worker or a stale retry finds the attempt
  *   taken and does nothing;
- * - the stored cards are read in one statement, then every payment is made at once (the payment
- *   service's own path each: record, acquirer outside any transaction, outcome), so a batch
- *   waits on the acquirer once, not once per billing;
+ * - the payments are made as one batch (the payment service's `createMany`): the stored cards
+ *   read in one statement, the Pending rows inserted in one and committed before any acquirer
+ *   call, every authorization sent at once outside any transaction, and the outcomes with their
+ *   events recorded in one; so a batch waits on the acquirer once, not once per billing;
  * - the outcomes are recorded in one transaction, each fenced by its claim (./charge-record.ts).
  * A run that dies after its claims leaves them claimed but unrecorded; the jobs are retried
  * (lease expiry or backoff) and resume under the same payment ids, reading back the payments that
@@ -64,12 +62,13 @@ export async function chargeBatch(ctx: ChargeDeps, engine: EngineWrites, payload
   });
 
   const attempts = [...(await resumable(ctx, engine, resumed, fail)), ...(await claimed(ctx, engine, fresh, fail))];
-  await readCards(ctx, attempts);
+  const made = await makeFresh(ctx, attempts, fail);
   const concluded: Concluded[] = [];
   await Promise.all(
     attempts.map(async (a) => {
+      if (!a.resumed && !made.has(a.index)) return;
       try {
-        const outcome = await settle(ctx, a);
+        const outcome = await settle(ctx, a, made.get(a.index));
         if (outcome instanceof RetryLater) results[a.index] = outcome;
         else concluded.push({ ...outcome, state: a.state, attempt: a.attempt, paymentId: a.paymentId, index: a.index });
       } catch (error) {
@@ -134,17 +133,33 @@ async function stopIfHalted(ctx: ChargeDeps, engine: EngineWrites, billingId: st
   });
 }
 
-/** The stored cards of the fresh attempts, in one read (a resumed attempt reads its own if it pays). */
-async function readCards(ctx: ChargeDeps, attempts: Attempt[]): Promise<void> {
+/**
+ * The fresh attempts' payments, made together: their stored cards read in one statement, then
+ * the payments recorded, sent and answered as one batch (runFreshAttempts). A resumed attempt
+ * reads back or settles its own payment (runAttempt). Answers the results by job position.
+ */
+async function makeFresh(ctx: ChargeDeps, attempts: Attempt[], fail: (index: number, error: unknown) => void): Promise<Map<number, AttemptResult>> {
   const fresh = attempts.filter((a) => !a.resumed);
-  if (fresh.length === 0) return;
-  const found = await ctx.cards.getVaults(fresh.map((a) => ({ merchantId: a.state.merchant_id, vaultId: a.state.vault_id })));
-  for (const a of fresh) a.card = found.get(a.state.vault_id) ?? null;
+  const made = new Map<number, AttemptResult>();
+  if (fresh.length === 0) return made;
+  try {
+    const found = await ctx.cards.getVaults(fresh.map((a) => ({ merchantId: a.state.merchant_id, vaultId: a.state.vault_id })));
+    const results = await runFreshAttempts(ctx, fresh.map((a) => ({ state: a.state, paymentId: a.paymentId, card: found.get(a.state.vault_id) ?? null })));
+    fresh.forEach((a, i) => {
+      const result = results[i];
+      if (result instanceof Error) fail(a.index, result);
+      else made.set(a.index, result);
+    });
+  } catch (error) {
+    // The batch's payments could not be recorded at all: each job is retried and resumes under its claim.
+    for (const a of fresh) fail(a.index, error);
+  }
+  return made;
 }
 
-/** Makes (or reads back) the attempt's payment and decides; a Pending one waits (RetryLater), a held one is voided first. */
-async function settle(ctx: ChargeDeps, a: Attempt): Promise<{ result: AttemptResult; decision: Decision } | RetryLater> {
-  let result = await runAttempt(ctx, a.state, a.paymentId, a.resumed, a.card);
+/** Decides on the attempt's payment (made by the batch, or made or read back here); a Pending one waits (RetryLater), a held one is voided first. */
+async function settle(ctx: ChargeDeps, a: Attempt, made?: AttemptResult): Promise<{ result: AttemptResult; decision: Decision } | RetryLater> {
+  let result = made ?? (await runAttempt(ctx, a.state, a.paymentId, a.resumed));
   let decision = decisionOf(a.state, a.attempt, result);
   if (decision.kind === 'wait') return new RetryLater(new Date(ctx.clock.now().getTime() + (result.retryInMs ?? PENDING_RECHECK_MS)), 'payment pending at the acquirer');
   if (decision.kind === 'void') {
