@@ -4287,12 +4287,12 @@ export interface operations {
                     /** @description The buyer's browser (EMVCo's browser data): every field is required when the gateway runs the authentication */
                     deviceInfo?: {
                         browserAcceptHeader?: string;
-                        browserColorDepth?: string;
+                        browserColorDepth?: string | number;
                         browserJavaEnabled?: boolean;
                         browserLanguage?: string;
-                        browserScreenHeight?: string;
-                        browserScreenWidth?: string;
-                        browserTimeZone?: string;
+                        browserScreenHeight?: string | number;
+                        browserScreenWidth?: string | number;
+                        browserTimeZone?: string | number;
                         browserUserAgent?: string;
                         httpBrowserIp?: string;
                     };

@@ -52,7 +52,7 @@ describe(`3-D Secure in the card payment, sandbox 3DS server (${testDialect})`, 
     expect(JSON.stringify(body)).not.toMatch(/cavv/i);
     expect(await eventTypes()).toEqual(expect.arrayContaining(['payment.authenticated']));
     // A card with no 3DS test role authenticates without friction too; Mastercard writes its own eci.
-    const mc = (await pay('5555555555554444', {})).json();
+    const mc = (await pay('5555555555554444', {}, { deviceInfo: { ...DEVICE, browserColorDepth: 24, browserScreenHeight: 900, browserScreenWidth: 1440, browserTimeZone: -180 } })).json();
     expect(mc.threeDs).toMatchObject({ status: 'Silent', eci: '02', liabilityShift: true });
   });
 

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pathToFileURL } from 'node:url';
 
 /**
  * A stand-in 3DS server with its directory server and ACS, as one separate HTTP server, written
@@ -60,8 +61,8 @@ export class ThreeDsServerStandIn {
   /** When set, every AReq is answered 503 (the 3DS server down). */
   down = false;
 
-  async start(): Promise<this> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+  async start(port = 0): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
     return this;
   }
 
@@ -177,4 +178,14 @@ function json(res: http.ServerResponse, status: number, body: unknown): void {
 
 function html(res: http.ServerResponse, status: number, body: string): void {
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><body>${body}</body></html>`);
+}
+
+/** `npx tsx test/standins/threeds-server.ts [port]`: the stand-in on its own, for THREEDS_SERVER=emvco THREEDS_SERVER_URL=<its url>. */
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  void new ThreeDsServerStandIn().start(Number(process.argv[2] ?? 0)).then((standIn) => {
+    process.stdout.write(`3ds server stand-in listening ${standIn.url}\n`);
+    const shutdown = () => void standIn.stop().finally(() => process.exit(0));
+    process.once('SIGTERM', shutdown);
+    process.once('SIGINT', shutdown);
+  });
 }

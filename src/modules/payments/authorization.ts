@@ -6,7 +6,7 @@ import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
 import type { ChargeableCard } from './card-source.js';
 import { declineCategoryOf } from '../../domain/decline-category.js';
-import { paymentsRepository, type OutcomeFields, type PaymentRow } from './repository.js';
+import { paymentsRepository, type AnswerFields, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
 
 /** A Pending payment's recovery is due this long after its settle window (our own answer normally comes first). */
@@ -76,7 +76,7 @@ function authenticationOf(s: ThreeDsState): AuthorizeAuthentication {
 }
 
 /** The status an answer moves a Pending payment to, and the answer's fields. Approved + anti-fraud Review = Blocked (authorized, held for the operator's review). */
-function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: AuthorizeResult): { status: 'Authorized' | 'Blocked' | 'Denied'; fields: OutcomeFields } {
+function answerOf(row: Pick<PaymentRow, 'antifraud_decision'>, result: AuthorizeResult): { status: 'Authorized' | 'Blocked' | 'Denied'; fields: AnswerFields } {
   return {
     status: result.outcome === 'approved' ? (row.antifraud_decision === 'Review' ? 'Blocked' : 'Authorized') : 'Denied',
     fields: {

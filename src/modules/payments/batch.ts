@@ -3,13 +3,12 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError } from '../../http/errors.js';
 import { failureError, reportOutcome, unknownError, type Authorizations, type Sent } from './authorization.js';
 import { chargeableVault, checkCardAgreement, type ChargeableCard } from './card-source.js';
-import type { Assessment } from '../antifraud/engine.js';
 import type { PaymentDeps } from './deps.js';
-import type { ThreeDsState } from './three-ds-state.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { checkPaymentRules, type ParsedSplit } from './rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
+import { settleKnown, type ThreeDsPlan } from './three-ds-state.js';
 
 export interface Payer {
   merchantId: string;
@@ -41,23 +40,21 @@ interface NewRowOf {
   billingId: string | null;
   recoverAt: string | null;
   now: Date;
-  /** The gateway authenticates it with 3-D Secure: anti-fraud's challenge rules apply. */
-  browserContext?: boolean;
-  /** Its 3-D Secure state as known at the insert, given the anti-fraud assessment (which may ask for a challenge). */
-  threeDs?: (assessment: Assessment) => ThreeDsState | undefined;
+  /** What 3-D Secure asks of this payment (a single payment's; a billing's has none). */
+  plan?: ThreeDsPlan;
 }
 
 /** New payments' rows, assessed by anti-fraud (in one statement) and priced for their splits: Pending, or Denied by anti-fraud. */
 export async function assessedRows(ctx: PaymentDeps, executor: Executor, payments: readonly NewRowOf[]): Promise<PaymentRow[]> {
   const assessments = await ctx.antifraud.assessMany(
     executor,
-    payments.map(({ payer, body, card, browserContext }) => {
+    payments.map(({ payer, body, card, plan }) => {
       const customer = body.customer;
       return {
         merchantId: payer.merchantId,
         amount: body.payment.amount,
         cardFingerprint: card.fingerprint,
-        browserContext,
+        browserContext: plan?.kind === 'authenticate',
         customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
       };
     }),
@@ -65,6 +62,8 @@ export async function assessedRows(ctx: PaymentDeps, executor: Executor, payment
   const rows: PaymentRow[] = [];
   for (const [i, p] of payments.entries()) {
     const pricing = p.splits.length ? await ctx.settlement.pricing.get(executor, p.payer.merchantId) : undefined;
+    // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
+    if (assessments[i]!.challenge && p.plan?.kind === 'authenticate' && p.plan.state.authenticationType !== '04') p.plan.state.authenticationType = '03';
     rows.push(
       newPaymentRow({
         paymentId: p.paymentId,
@@ -79,7 +78,7 @@ export async function assessedRows(ctx: PaymentDeps, executor: Executor, payment
         // Set with the insert: should we die before the send, the settle window runs from here.
         sentAt: ctx.clock.wallNow().toISOString(),
         recoverAt: p.recoverAt,
-        threeDs: p.threeDs?.(assessments[i]),
+        threeDs: p.plan ? settleKnown(p.plan, p.card.brand) : undefined,
       }),
     );
   }

@@ -6,8 +6,8 @@ export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
 /** The acquirer's answer, written with the status it moves a payment to. */
 export type TransitionFields = Partial<Pick<PaymentRow, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category' | 'network_reference' | 'three_ds' | 'threeds_transaction_id' | 'recover_at' | 'acquirer_sent_at'>>;
-/** The acquirer's answer, as an outcome records it. */
-export type OutcomeFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category' | 'network_reference'>>;
+/** The acquirer's answer fields, all of them (an outcome writes each). */
+export type AnswerFields = Required<Pick<TransitionFields, 'return_code' | 'return_message' | 'authorization_code' | 'nsu' | 'acquirer_reference' | 'decline_category' | 'network_reference'>>;
 /** What a payment's notifications are made of (see webhooks' recordPaymentChange). */
 export type PaymentSubject = Pick<PaymentRow, 'payment_id' | 'merchant_id' | 'account_number' | 'nsu' | 'authorization_code' | 'url_callback' | 'amount' | 'reference_transaction'>;
 
@@ -158,7 +158,7 @@ export const paymentsRepository = {
    * transaction. Answers the ids moved out of Pending: one missing lost a race (no longer
    * Pending), and no event was written for a change not made.
    */
-  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: OutcomeFields }[], at: string): Promise<Set<string>> {
+  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: AnswerFields }[], at: string): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
     if (database.dialect === 'postgres') {
       const values = sql.join(

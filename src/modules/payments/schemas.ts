@@ -60,12 +60,12 @@ export const PaymentBody = Type.Object({
     Type.Object(
       {
         browserAcceptHeader: Type.Optional(Type.String({ maxLength: 2048 })),
-        browserColorDepth: Type.Optional(Type.String({ maxLength: 2 })),
+        browserColorDepth: Type.Optional(Type.Union([Type.String({ maxLength: 2 }), Type.Integer({ minimum: -99999, maximum: 999999 })])),
         browserJavaEnabled: Type.Optional(Type.Boolean()),
         browserLanguage: Type.Optional(Type.String({ maxLength: 35 })),
-        browserScreenHeight: Type.Optional(Type.String({ maxLength: 6 })),
-        browserScreenWidth: Type.Optional(Type.String({ maxLength: 6 })),
-        browserTimeZone: Type.Optional(Type.String({ maxLength: 5 })),
+        browserScreenHeight: Type.Optional(Type.Union([Type.String({ maxLength: 6 }), Type.Integer({ minimum: -99999, maximum: 999999 })])),
+        browserScreenWidth: Type.Optional(Type.Union([Type.String({ maxLength: 6 }), Type.Integer({ minimum: -99999, maximum: 999999 })])),
+        browserTimeZone: Type.Optional(Type.Union([Type.String({ maxLength: 5 }), Type.Integer({ minimum: -99999, maximum: 999999 })])),
         browserUserAgent: Type.Optional(Type.String({ maxLength: 2048 })),
         httpBrowserIp: Type.Optional(Type.String({ maxLength: 45 })),
       },

@@ -19,7 +19,7 @@ import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordTransition } from './transitions.js';
 import { PaymentRecovery } from './recovery.js';
 import { PaymentAuthentication } from './authentication.js';
-import { planThreeDs, settleKnown } from './three-ds-state.js';
+import { planThreeDs } from './three-ds-state.js';
 import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
 import { SweepLoop } from '../../jobs/sweep-loop.js';
 
@@ -100,24 +100,7 @@ export class PaymentService {
       const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
       if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
       const card = checkCardAgreement(resolved, body.cardInfo);
-      const [row] = await assessedRows(ctx, executor, [
-        {
-          payer,
-          body,
-          splits,
-          card,
-          paymentId,
-          billingId,
-          recoverAt,
-          now,
-          browserContext: plan.kind === 'authenticate',
-          threeDs: (assessment) => {
-            // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
-            if (assessment.challenge && plan.kind === 'authenticate' && plan.state.authenticationType !== '04') plan.state.authenticationType = '03';
-            return settleKnown(plan, card.brand);
-          },
-        },
-      ]);
+      const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now, plan }]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
       else await paymentsRepository.insert(executor, row);
@@ -137,9 +120,7 @@ export class PaymentService {
     let toSend = row;
     if (plan.kind === 'authenticate') {
       const step = await this.authentication.authenticate(row, card, plan);
-      if (step.kind === 'done') {
-        return { status: 201, body: toPaymentResult(step.row) };
-      }
+      if (step.kind === 'done') return { status: 201, body: toPaymentResult(step.row) };
       toSend = step.row;
     }
     return outcomeOf(await this.authorizations.send(toSend, card, extra.initiator));

@@ -78,7 +78,9 @@ export function planThreeDs(body: PaymentBody, options: { sandbox: boolean; hasS
     return { kind: 'external', state: { ...state, external: true, cavv, eci, version, ...(xid ? { xid } : {}), ...(dsTransactionId ? { dsTransactionId } : {}) } };
   }
   if (asked.dataOnly) return { kind: 'dataOnly', state: { ...state, dataOnly: true } };
-  return { kind: 'authenticate', state, device: body.deviceInfo as DeviceInfo };
+  // EMVCo's numeric browser fields are strings; a number sent for one is taken as its digits.
+  const device = Object.fromEntries(Object.entries(body.deviceInfo!).map(([k, v]) => [k, typeof v === 'number' ? String(v) : v])) as unknown as DeviceInfo;
+  return { kind: 'authenticate', state, device };
 }
 
 /** The state once the brand is known: an external authentication's status and liability come from its eci. */

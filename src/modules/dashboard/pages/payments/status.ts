@@ -8,8 +8,8 @@ export const PAYMENT_ID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-f
 export const PAYMENT_STATUSES = ['Authorized', 'Paid', 'Blocked', 'Denied', 'Canceled', 'Pending', 'PendingAuthentication'] as const;
 
 const LABELS: Record<Lang, Record<string, string>> = {
-  'pt-BR': { Authorized: 'Autorizado', Paid: 'Pago', Blocked: 'Em revisão', Denied: 'Negado', Canceled: 'Cancelado', Pending: 'Pendente', PendingAuthentication: 'Aguardando autenticação' },
-  en: { Authorized: 'Authorized', Paid: 'Paid', Blocked: 'Under review', Denied: 'Denied', Canceled: 'Canceled', Pending: 'Pending', PendingAuthentication: 'Awaiting authentication' },
+  'pt-BR': { Authorized: 'Autorizado', Paid: 'Pago', Blocked: 'Em revisão', Denied: 'Negado', Canceled: 'Cancelado', Pending: 'Pendente', PendingAuthentication: 'Aguardando autenticação', Authenticated: 'Autenticado (3-D Secure)' },
+  en: { Authorized: 'Authorized', Paid: 'Paid', Blocked: 'Under review', Denied: 'Denied', Canceled: 'Canceled', Pending: 'Pending', PendingAuthentication: 'Awaiting authentication', Authenticated: 'Authenticated (3-D Secure)' },
 };
 const TONE: Record<string, string> = { Authorized: 'good', Paid: 'good', Blocked: 'wait', Pending: 'wait', PendingAuthentication: 'wait', Denied: 'bad', Canceled: 'bad' };
 
