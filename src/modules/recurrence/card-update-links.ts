@@ -9,6 +9,7 @@ import { subscriptionsRepository } from './subscriptions-repository.js';
 import { billingsRepository } from './billings-repository.js';
 import { isPix, type SubscriptionRow } from './views.js';
 import { cardUpdatedEvent } from './card-replacement.js';
+import { scheduleCardExpiring } from './card-expiring.js';
 import type { SubscriptionService } from './subscriptions-service.js';
 
 /** A card update link lives this long (business time): long enough for an e-mail to be read. */
@@ -89,6 +90,7 @@ export class CardUpdateLinks {
       const taken = await trx.updateTable('card_update_links').set({ used_at: at }).where('token_hash', '=', hashOf(token)).where('used_at', 'is', null).executeTakeFirst();
       if (Number(taken.numUpdatedRows) !== 1) return false;
       await subscriptionsRepository.setVault(trx, sub.subscription_id, stored.vaultId, at);
+      await scheduleCardExpiring(this.ctx, trx, sub, stored);
       const oldLast4 = state.card ? state.card.maskedNumber.slice(-4) : '';
       await this.engine.emit(trx, [cardUpdatedEvent(sub, { vaultId: stored.vaultId, brand: stored.brand, oldLast4, newLast4: stored.maskedNumber.slice(-4), expirationMonth: stored.expirationMonth, expirationYear: stored.expirationYear, source: 'card_update_link', updatedAt: at }, at)]);
       return true;

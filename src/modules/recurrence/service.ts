@@ -6,6 +6,7 @@ import { PlanService } from './plans-service.js';
 import { PixCycles } from './pix-cycles.js';
 import { SubscriptionService } from './subscriptions-service.js';
 import { CardUpdateLinks } from './card-update-links.js';
+import { cardExpiringJobs } from './card-expiring.js';
 
 /**
  * Charge jobs handed to the engine at once. A batch waits for its slowest payment before its
@@ -50,6 +51,6 @@ export class RecurrenceService {
     // batches of CHARGE_BATCH, BILLING_CONCURRENCY of them in flight.
     const concurrency = this.deps.chargeConcurrency ?? DEFAULT_CHARGE_CONCURRENCY;
     const batch = { size: Math.min(CHARGE_BATCH, concurrency), concurrency, handler: (payloads: ChargePayload[]) => this.engine.chargeBatch(payloads) };
-    return [{ kind: CHARGE_JOB, batch }, ...this.pixCycles.jobs()];
+    return [{ kind: CHARGE_JOB, batch }, ...this.pixCycles.jobs(), ...cardExpiringJobs(this.deps, this.engine)];
   }
 }
