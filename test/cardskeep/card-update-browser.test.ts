@@ -55,9 +55,9 @@ describe.skipIf(!existsSync(CHROMIUM))(`card update page in chromium (${testDial
     expect((await page.goto(address))!.status()).toBe(200);
     expect(await page.textContent('.intro')).toContain('Visa •••• 1111');
     // The checkout's stylesheet is the page's look, loaded under the page's CSP.
-    expect(await page.evaluate(() => document.styleSheets.length)).toBe(1);
+    expect(await page.evaluate<number>('document.styleSheets.length')).toBe(1);
     // Phone-sized: nothing wider than the screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    expect(await page.evaluate<number>('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
 
     const fill = async (cardNumber: string) => {
       await page.fill('#cardNumber', cardNumber);

@@ -3,6 +3,8 @@ import { testDialect } from '../support/database.js';
 import { testApp, type TestApp } from '../support/harness.js';
 import { vault } from '../support/cards.js';
 import { clock, outcome, R, recurrence } from '../recurrence/support.js';
+import { DashboardClient } from '../dashboard/support.js';
+import { textOf } from '../dashboard/merchant-pages-support.js';
 
 const GOOD = '5555555555554444';
 
@@ -65,6 +67,22 @@ describe(`card update links (${testDialect})`, () => {
     expect(again.statusCode).toBe(410);
     expect(again.body).not.toContain('<form');
     expect((await submit(pathOf(url), card(GOOD))).statusCode).toBe(410);
+
+    // The dashboard's subscription page shows the dunning state: the link sent and used.
+    const c = new DashboardClient(t);
+    await c.loginMerchant(m);
+    const dash = textOf((await c.get(`/dashboard/subscriptions/${subscriptionId}`)).body);
+    expect(dash).toMatch(/Link de atualização do cartão enviado em .* usado em/);
+  });
+
+  it('the dashboard shows a failed billing awaiting its next attempt, and a link not used yet', async () => {
+    const { m, r, subscriptionId } = await failing('51');
+    await r.post(`${R}/subscriptions/${subscriptionId}/card-update-link`);
+    const c = new DashboardClient(t);
+    await c.loginMerchant(m);
+    const dash = textOf((await c.get(`/dashboard/subscriptions/${subscriptionId}`)).body);
+    expect(dash).toMatch(/Cobrança 1 falhou \(Opened, código 51, retryable\)\. Próxima tentativa/);
+    expect(dash).toContain('ainda não usado');
   });
 
   it('a Blocked subscription that pays with the new card is Active again', async () => {

@@ -59,6 +59,19 @@ export class CardUpdateLinks {
     return { url: `${this.publicUrl}/pay/card-update/${token}`, expiresAt };
   }
 
+  /** The subscription's latest card update link (the dashboard's dunning state), without its token. */
+  async latest(merchantId: string, subscriptionId: string): Promise<{ createdAt: string; expiresAt: string; usedAt: string | null } | null> {
+    const row = await this.ctx.database.db
+      .selectFrom('card_update_links')
+      .select(['created_at', 'expires_at', 'used_at'])
+      .where('merchant_id', '=', merchantId)
+      .where('subscription_id', '=', subscriptionId)
+      .orderBy('created_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { createdAt: row.created_at, expiresAt: row.expires_at, usedAt: row.used_at } : null;
+  }
+
   /** What the page shows for a token. */
   async state(token: string): Promise<LinkState> {
     const db = this.ctx.database.db;
