@@ -109,6 +109,11 @@ describe(`card update links (${testDialect})`, () => {
     expect((await r.post(`${R}/subscriptions/${subscriptionId}/status`, { status: 'Canceled' })).statusCode).toBeLessThan(300);
     const canceled = await r.post(`${R}/subscriptions/${subscriptionId}/card-update-link`);
     expect(canceled.statusCode).toBe(409);
+    // A Pix subscription has no card to update.
+    const pixPlan = (await r.post(`${R}/plans`, { name: 'P', description: 'd', amount: 10, planType: 'Monthly', paymentMethod: 'Pix' })).json();
+    const pixSub = await r.post(`${R}/subscriptions`, { planId: pixPlan, orderNumber: 'PIX-1', payer: { documentNumber: '52998224725', name: 'MARIA SILVA' } });
+    expect(pixSub.statusCode, pixSub.body).toBe(201);
+    expect((await r.post(`${R}/subscriptions/${pixSub.json()}/card-update-link`)).statusCode).toBe(409);
     void m;
   });
 });
