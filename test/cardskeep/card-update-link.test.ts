@@ -81,7 +81,7 @@ describe(`card update links (${testDialect})`, () => {
     const c = new DashboardClient(t);
     await c.loginMerchant(m);
     const dash = textOf((await c.get(`/dashboard/subscriptions/${subscriptionId}`)).body);
-    expect(dash).toMatch(/Cobrança 1 falhou \(Opened, código 51, retryable\)\. Próxima tentativa/);
+    expect(dash).toMatch(/A cobrança nº 1 falhou \(Opened, código 51, retryable\)\. Próxima tentativa/);
     expect(dash).toContain('ainda não usado');
   });
 
