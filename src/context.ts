@@ -212,7 +212,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     threeDs,
     disputes: new DisputeService({ database, clock, queue, cipher, payments, settlement, pix: pix.medClaims }),
     paymentLinks: new PaymentLinkService({ config, database, clock, logger: options.logger, queue, merchants, payments }),
-    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences, chargeConcurrency: config.billingConcurrency, cardSettings: (merchantId) => merchants.cardSettings(merchantId) }),
+    recurrence: new RecurrenceService({ database, clock, logger: options.logger, payments, queue, cards, pixRecurrences: pix.recurrences, chargeConcurrency: config.billingConcurrency, cardSettings: (merchantId) => merchants.cardSettings(merchantId), publicUrl: config.publicUrl }),
     settlement,
     bankSlips: new BankSlipService({ database, clock, queue, config, merchants, pix, streamSlots }),
     streamSlots,

@@ -40,6 +40,7 @@ const OWNER: Record<string, string> = {
   card_tokens: 'modules/cards',
   vault_cards: 'modules/cards',
   vault_card_updates: 'modules/cards',
+  card_update_links: 'modules/recurrence',
   payments: 'modules/payments',
   payment_events: 'modules/payments',
   payment_refunds: 'modules/payments',

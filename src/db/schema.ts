@@ -134,6 +134,17 @@ export interface VaultCardsTable extends StoredCard {
   network_reference: string | null;
 }
 
+/** A subscription's card update link: the customer enters a new card on its page, once, before it expires. */
+export interface CardUpdateLinksTable {
+  /** SHA-256 of the link's token: the token itself is only in the URL. */
+  token_hash: string;
+  subscription_id: string;
+  merchant_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 /** A stored card's history: replaced in place (same vault id), by the account updater or its holder. */
 export interface VaultCardUpdatesTable {
   update_id: string;
@@ -701,6 +712,7 @@ export interface DB {
   card_tokens: CardTokensTable;
   vault_cards: VaultCardsTable;
   vault_card_updates: VaultCardUpdatesTable;
+  card_update_links: CardUpdateLinksTable;
   payments: PaymentsTable;
   payment_refunds: PaymentRefundsTable;
   disputes: DisputesTable;

@@ -10,7 +10,8 @@ import type { Kysely } from 'kysely';
  *   (zero auth) before the subscription is created, off by default;
  * - `payments.decline_category`: a decline's ABECS category (retryable, final), from the table of
  *   the connector that answered; `payments.network_reference`, an approved charge's network
- *   reference, which a stored card's later billing charges carry when its zero auth gave none.
+ *   reference, which a stored card's later billing charges carry when its zero auth gave none;
+ * - `card_update_links`: a subscription's card update link (its token's SHA-256 only), used once.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('vault_cards').addColumn('network_reference', 'text').execute();
@@ -30,9 +31,20 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('merchants').addColumn('verify_cards_on_subscribe', 'integer', (c) => c.notNull().defaultTo(0)).execute();
   await db.schema.alterTable('payments').addColumn('decline_category', 'text').execute();
   await db.schema.alterTable('payments').addColumn('network_reference', 'text').execute();
+  await db.schema
+    .createTable('card_update_links')
+    .addColumn('token_hash', 'text', (c) => c.primaryKey())
+    .addColumn('subscription_id', 'text', (c) => c.notNull())
+    .addColumn('merchant_id', 'text', (c) => c.notNull())
+    .addColumn('created_at', 'text', (c) => c.notNull())
+    .addColumn('expires_at', 'text', (c) => c.notNull())
+    .addColumn('used_at', 'text')
+    .execute();
+  await db.schema.createIndex('card_update_links_subscription_idx').on('card_update_links').columns(['subscription_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropTable('card_update_links').execute();
   await db.schema.alterTable('payments').dropColumn('network_reference').execute();
   await db.schema.alterTable('payments').dropColumn('decline_category').execute();
   await db.schema.alterTable('merchants').dropColumn('verify_cards_on_subscribe').execute();

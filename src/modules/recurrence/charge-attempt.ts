@@ -23,7 +23,9 @@ export interface ChargeDeps {
   logger: Logger;
   queue: JobQueue;
   payments: Pick<PaymentService, 'create' | 'createMany' | 'cancel' | 'find' | 'settleBillingPayment' | 'relayPending'>;
-  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored' | 'replaceCard'>;
+  cards: Pick<CardService, 'getVault' | 'getVaults' | 'verifyStored' | 'replaceCard' | 'createVault'>;
+  /** Where the hosted pages are (card update links): PUBLIC_URL. */
+  publicUrl?: string;
   /** The merchant's card settings (verifyCardsOnSubscribe): the merchants module's, handed over by the root. */
   cardSettings?: (merchantId: string) => Promise<{ verifyCardsOnSubscribe: boolean }>;
   /** Pix Automático (the Pix module's recurrences): absent in contexts without Pix plans. */

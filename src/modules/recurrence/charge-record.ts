@@ -7,6 +7,7 @@ import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { historyOf, type AttemptEntry } from './views.js';
 import { cardUpdatedEvent } from './card-replacement.js';
+import { cardExpiringJob } from './card-expiring.js';
 
 /** A claimed attempt whose payment is decided: what the batch records. */
 export interface Concluded {
@@ -50,7 +51,11 @@ export async function recordOutcomes(ctx: ChargeDeps, engine: EngineWrites, trx:
     const declineCategory = result.declineCategory ?? null;
     const answer = { paymentId: result.paymentId, returnCode: result.returnCode, returnMessage: result.returnMessage, ...(decision.kind === 'paid' ? {} : { declineCategory }) };
     const status = outcome.fields.status;
-    if (result.cardUpdated) outbox.events.push(cardUpdatedEvent(state, result.cardUpdated, at));
+    if (result.cardUpdated) {
+      outbox.events.push(cardUpdatedEvent(state, result.cardUpdated, at));
+      const warn = cardExpiringJob(state, result.cardUpdated, ctx.clock.now());
+      if (warn) outbox.jobs.push(warn);
+    }
     // Every failed charge is told as such, with when (if ever) it is tried again.
     if (decision.kind !== 'paid' && status !== 'Canceled') {
       outbox.events.push(billingEvent('billing.payment_failed', state, at, { ...answer, attempt: item.attempt, nextAttemptAt: status === 'Opened' && decision.kind === 'retry' ? decision.at.toISOString() : null }));

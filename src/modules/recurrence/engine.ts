@@ -24,6 +24,11 @@ const DAY_MS = 86_400_000;
 export class BillingEngine implements EngineWrites {
   constructor(private readonly ctx: ChargeDeps) {}
 
+  /** The job queue, for the module's other scheduled work (card_expiring). */
+  get queue(): ChargeDeps['queue'] {
+    return this.ctx.queue;
+  }
+
   /** Writes recurrence events (events.ts) through the caller's transaction, as outbox rows. */
   emit(trx: Executor, events: BusinessEvent[]): Promise<void> {
     return recordEvents(trx, this.ctx.queue, events);

@@ -13,6 +13,8 @@ import { planStatusRoute } from './routes/plan-status.js';
 import { subscriptionStatusRoute } from './routes/subscription-status.js';
 import { subscriptionVaultRoute } from './routes/subscription-vault.js';
 import { updatePlanRoute } from './routes/update-plan.js';
+import { cardUpdateLinkRoute } from './routes/card-update-link.js';
+import { cardUpdatePageRoutes } from './routes/card-update-page.js';
 
 /** {gateway}/v1/recurrences/*: the `recurrence` scope. */
 export function registerRecurrenceRoutes(app: App, ctx: AppContext): void {
@@ -26,6 +28,8 @@ export function registerRecurrenceRoutes(app: App, ctx: AppContext): void {
   getSubscriptionRoute(app, ctx);
   subscriptionStatusRoute(app, ctx);
   subscriptionVaultRoute(app, ctx);
+  cardUpdateLinkRoute(app, ctx);
+  cardUpdatePageRoutes(app, ctx);
   listBillingsRoute(app, ctx);
   getBillingRoute(app, ctx);
   cancelBillingRoute(app, ctx);

@@ -139,3 +139,18 @@ export function sendJsonString(reply: FastifyReply, status: number, value: strin
   return reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(value));
 }
 
+
+export const CardUpdateLink = Type.Object({
+  url: Type.String({ description: 'The hosted page where the customer enters a new card; it works once' }),
+  expiresAt: Type.String({ format: 'date-time' }),
+});
+
+/** The card update page's form (application/x-www-form-urlencoded). */
+export const CardUpdateForm = Type.Object({
+  cardNumber: Type.String({ maxLength: 19 }),
+  expirationMonth: Type.String({ maxLength: 2 }),
+  expirationYear: Type.String({ maxLength: 4 }),
+  securityCode: Type.Optional(Type.String({ maxLength: 4 })),
+  cardholderName: Type.String({ maxLength: 30 }),
+  lang: Type.Optional(Type.String({ maxLength: 5 })),
+});

@@ -5,6 +5,8 @@ import { BillingEngine, CHARGE_JOB, type ChargePayload } from './engine.js';
 import { PlanService } from './plans-service.js';
 import { PixCycles } from './pix-cycles.js';
 import { SubscriptionService } from './subscriptions-service.js';
+import { CardUpdateLinks } from './card-update-links.js';
+import { cardExpiringJobs } from './card-expiring.js';
 
 /**
  * Charge jobs handed to the engine at once. A batch waits for its slowest payment before its
@@ -22,6 +24,8 @@ export class RecurrenceService {
   readonly billings: BillingService;
   /** Pix Automático's billings: ./pix-cycles.ts. */
   readonly pixCycles: PixCycles;
+  /** Card update links (dunning): ./card-update-links.ts. */
+  readonly cardLinks: CardUpdateLinks;
 
   constructor(private readonly deps: ChargeDeps) {
     this.engine = new BillingEngine(deps);
@@ -29,14 +33,16 @@ export class RecurrenceService {
     this.plans = new PlanService(deps.database, deps.clock, this.engine, deps.pixRecurrences, deps.logger);
     this.subscriptions = new SubscriptionService(deps.database, deps.clock, this.engine, deps.cards, deps.pixRecurrences, deps.cardSettings);
     this.billings = new BillingService(deps.database, deps.clock, this.engine, deps.pixRecurrences);
+    this.cardLinks = new CardUpdateLinks(deps, this.engine, this.subscriptions, deps.publicUrl ?? '');
   }
 
   /** Sandbox reset (src/modules/sandbox/reset-service.ts): this module's business rows, every merchant's or one's. */
   async resetSandboxData(executor: ResetExecutor, merchantId?: string): Promise<ResetCounts> {
     // Children first: billings reference subscriptions, which reference plans.
     const billings = await sandboxDelete(executor, 'billings', merchantId);
+    const links = await sandboxDelete(executor, 'card_update_links', merchantId);
     const subscriptions = await sandboxDelete(executor, 'subscriptions', merchantId);
-    return { billings, subscriptions, plans: await sandboxDelete(executor, 'plans', merchantId) };
+    return { card_update_links: links, billings, subscriptions, plans: await sandboxDelete(executor, 'plans', merchantId) };
   }
 
   /** The billing engine's charge job (src/context.ts registers it). */
@@ -45,6 +51,6 @@ export class RecurrenceService {
     // batches of CHARGE_BATCH, BILLING_CONCURRENCY of them in flight.
     const concurrency = this.deps.chargeConcurrency ?? DEFAULT_CHARGE_CONCURRENCY;
     const batch = { size: Math.min(CHARGE_BATCH, concurrency), concurrency, handler: (payloads: ChargePayload[]) => this.engine.chargeBatch(payloads) };
-    return [{ kind: CHARGE_JOB, batch }, ...this.pixCycles.jobs()];
+    return [{ kind: CHARGE_JOB, batch }, ...this.pixCycles.jobs(), ...cardExpiringJobs(this.deps, this.engine)];
   }
 }

@@ -14,6 +14,7 @@ import { isPix, toSubscription, type SubscribeBody, type SubscriptionRow, type S
 
 export type { SubscribeBody } from './views.js';
 import { PixSubscriptions } from './pix-subscriptions.js';
+import { scheduleCardExpiring } from './card-expiring.js';
 import type { PixRecurrencePort } from './pix-port.js';
 
 const DAY_MS = 86_400_000;
@@ -58,6 +59,7 @@ export class SubscriptionService {
     // The merchant asked for its subscriptions' cards to be checked first: a refused card is a 422, and no subscription.
     if (this.cardSettings && (await this.cardSettings(principal.merchantId)).verifyCardsOnSubscribe) await this.cards.verifyStored(principal.merchantId, vaultId);
     const subscriptionId = randomUUID();
+    const card = await this.cards.getVault(principal.merchantId, vaultId).catch(() => null);
     const now = this.clock.now();
     await db.transaction().execute(async (trx) => {
       // Re-read under a share lock (PostgreSQL): a plan being cancelled right now either
@@ -81,6 +83,7 @@ export class SubscriptionService {
         updated_at: now.toISOString(),
       };
       await subscriptionsRepository.insert(trx, row);
+      if (card) await scheduleCardExpiring({ queue: this.engine.queue, clock: this.clock }, trx, row, card);
       await this.engine.emit(trx, [subscriptionEvent('subscription.active', row, '', row.created_at)]);
       await this.engine.issue(trx, row, current.amount, 1, new Date(now.getTime() + current.trial_days * DAY_MS), principal.userName);
     });

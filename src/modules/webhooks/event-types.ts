@@ -40,6 +40,7 @@ export const EVENT_TYPES = [
   'subscription.blocked',
   'subscription.finished',
   'subscription.card_updated',
+  'subscription.card_expiring',
   'card.updated',
   'plan.status_changed',
   'payment_link.paid',

@@ -25,16 +25,24 @@ export function subscriptionPage(scope: FastifyInstance, ctx: AppContext, deps: 
     // Another merchant's id: both reads are 404 (the services read by the principal's merchantId).
     const subscription = await ctx.recurrence.subscriptions.get(principal, id);
     const billings = await ctx.recurrence.billings.ofSubscription(principal, id, TIMELINE_SIZE);
-    const cardState = await cardStateOf(ctx, principal.merchantId, subscription);
+    const cardState = await cardStateOf(ctx, principal.merchantId, subscription, billings);
     return sendPage(reply, 200, render(pageOf(request, deps), subscription, billings, TIMELINE_SIZE, cardState));
   });
 }
 
 /** The stored card of a card subscription and its history (null for a Pix one). */
-async function cardStateOf(ctx: AppContext, merchantId: string, s: SubscriptionView): Promise<CardState | null> {
+async function cardStateOf(ctx: AppContext, merchantId: string, s: SubscriptionView, billings: BillingTimelineEntry[]): Promise<CardState | null> {
   if (s.vaultId === null || s.pixAuthorization) return null;
   const card = (await ctx.cards.getVaults([{ merchantId, vaultId: s.vaultId }])).get(s.vaultId) ?? null;
-  return { card, history: await ctx.cards.cardHistory(merchantId, s.vaultId) };
+  // The latest billing, if its charge failed: open awaiting a retry, or ended Denied / PaymentInvalid.
+  const latest = billings.find((b) => b.attemptsHistory.length > 0);
+  const lastTry = latest?.attemptsHistory.at(-1);
+  const failed = latest && latest.status !== 'Paid' && latest.status !== 'Canceled' && lastTry && lastTry.returnCode !== '00'
+    ? { installment: latest.installment, status: latest.status, returnCode: lastTry.returnCode, declineCategory: lastTry.declineCategory, nextAttemptAt: latest.nextAttemptAt }
+    : null;
+  const now = ctx.clock.now().getTime();
+  const ends = card ? Date.UTC(Number(card.expirationYear), Number(card.expirationMonth), 1) : Infinity;
+  return { card, history: await ctx.cards.cardHistory(merchantId, s.vaultId), link: await ctx.recurrence.cardLinks.latest(merchantId, s.id), failed, expiring: ends - now <= 30 * 86_400_000 };
 }
 
 const words = bilingual(
