@@ -180,10 +180,13 @@ export class CardService {
       if (known.consumed_at !== null) throw new ApiError(400, tag, `${tag} was already used: a numberToken pays once. Tokenize the card again.`);
       throw new ApiError(400, tag, `${tag} has expired: a numberToken lives ${NUMBER_TOKEN_TTL_MS / 60000} minutes. Tokenize the card again.`);
     }
-    const pan = this.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken));
-    const cvv = this.cvvs.take(numberToken, wallNow);
+    return this.openToken(row, numberToken, this.cvvs.take(numberToken, wallNow));
+  }
+
+  /** A token row's card, opened, with the CVV this instance holds for it. */
+  private openToken(row: CardTokenRow, numberToken: string, cvv: string | undefined): Card {
     return {
-      pan,
+      pan: this.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken)),
       brand: row.brand as CardBrand,
       expMonth: row.exp_month,
       expYear: row.exp_year,
@@ -296,18 +299,7 @@ export class CardService {
     const wallNow = this.clock.wallNow();
     const row = await tokens.findUsable(this.database.db, merchantId, numberToken, wallNow.toISOString());
     if (!row) return this.tokenCardOf(this.database.db, merchantId, numberToken, undefined, wallNow, tag);
-    const cvv = this.cvvs.peek(numberToken, wallNow);
-    return {
-      pan: this.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken)),
-      brand: row.brand as CardBrand,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      ...(cvv !== undefined ? { cvv } : {}),
-      bin: row.bin,
-      last4: row.last4,
-      panLength: row.pan_length,
-      fingerprint: row.fingerprint,
-    };
+    return this.openToken(row, numberToken, this.cvvs.peek(numberToken, wallNow));
   }
 
   async getVault(merchantId: string, vaultId: string): Promise<VaultView> {
