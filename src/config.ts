@@ -1,4 +1,4 @@
-import { loadDatabaseSettings, type DatabaseSettings } from './db/settings.js';
+import { loadDatabaseSettings, type DatabaseSettings } from './db/timeouts.js';
 import { hostname } from 'node:os';
 import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
 import { loadThreeDsConfig, threeDsProblems, type ThreeDsConfig } from './threeds/config.js';
@@ -57,7 +57,7 @@ export interface Config {
   threeDs: ThreeDsConfig;
   /** PIX_PROVIDER, PIX_API_URL, PIX_CLIENT_*, PIX_*_FILE, PIX_KEY, PIX_WEBHOOK_* (src/pix-provider/config.ts). */
   pix: PixConfig;
-  /** DB_*_TIMEOUT_MS: connection, statement, idle-in-transaction and start-up waits (src/db/settings.ts). */
+  /** DB_*_TIMEOUT_MS: connection, statement, idle-in-transaction and start-up waits (src/db/timeouts.ts). */
   databaseSettings: DatabaseSettings;
   /** METRICS_TOKEN: the bearer token /metrics requires; production without it does not serve /metrics. */
   metricsToken: string | undefined;

@@ -3,7 +3,7 @@ import { SystemClock, VirtualClock, type Clock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { migrateToLatest } from './db/migrate.js';
-import { resolveSecrets } from './bootstrap.js';
+import { resolveSecrets } from './sandbox-secrets.js';
 import { StreamSlots } from './http/stream-slots.js';
 import { JobQueue } from './jobs/queue.js';
 import { JobHandlers } from './jobs/registry.js';
@@ -43,7 +43,7 @@ import { HttpPoster } from './modules/webhooks/http-post.js';
 import { DeliveryMetrics } from './modules/webhooks/metrics.js';
 import { WebhookService } from './modules/webhooks/service.js';
 import { GatewayMetrics } from './observability/metrics.js';
-import type { PaymentBacklog } from './observability/scraped.js';
+import type { PaymentBacklog } from './observability/backlog.js';
 import type { StatementCounter } from './observability/statements.js';
 
 /**

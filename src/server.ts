@@ -1,6 +1,6 @@
 import { SANDBOX_IN_PRODUCTION_WARNING } from './acquirer/config.js';
 import { assertProductionSecrets, ConfigError, loadConfig } from './config.js';
-import { ensureDemoAccount } from './bootstrap.js';
+import { ensureDemoAccount } from './sandbox-secrets.js';
 import { closeContext, createContext } from './context.js';
 import { openDatabaseWhenReady } from './db/connection.js';
 import { buildApp } from './http/app.js';

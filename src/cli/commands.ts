@@ -4,7 +4,7 @@ import { ApiError } from '../http/errors.js';
 import { SCOPES, type Scope } from '../modules/merchants/service.js';
 import { reencryptAll } from '../security/reencrypt.js';
 import { BANKSLIP_COMMANDS } from './bankslips.js';
-import { LISTEN_COMMANDS } from './listen.js';
+import { LISTEN_COMMANDS } from './listen-and-trigger.js';
 import type { CliIo, Command } from './command.js';
 
 const arg = (tag: string, description: string) => new ApiError(400, tag, description);

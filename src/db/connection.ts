@@ -7,7 +7,7 @@ import { GroupCommitSqliteDialect } from './sqlite-driver.js';
 import { ReadReplica } from './read-replica.js';
 import { openPostgresPool, type PostgresPoolStats } from './postgres.js';
 import type { DB } from './schema.js';
-import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './settings.js';
+import { DEFAULT_DATABASE_SETTINGS, type DatabaseSettings } from './timeouts.js';
 import { startThread } from '../threads.js';
 
 export type Dialect = 'sqlite' | 'postgres';

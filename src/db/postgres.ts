@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { DatabaseSettings } from './settings.js';
+import type { DatabaseSettings } from './timeouts.js';
 
 /**
  * PostgreSQL through node-postgres's pool, which Kysely's stock `PostgresDialect` drives

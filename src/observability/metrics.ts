@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import type { JobMetrics } from '../jobs/queue.js';
 import type { StatementCounter } from './statements.js';
-import { QueueReader, scrapedMetrics, type PaymentBacklog, type QueueGroup, type ScrapeLogger } from './scraped.js';
+import { QueueReader, scrapedMetrics, type PaymentBacklog, type QueueGroup, type ScrapeLogger } from './backlog.js';
 
 export interface GatewayMetricsDeps {
   database: Database;
@@ -23,7 +23,7 @@ export interface GatewayMetricsDeps {
 /**
  * The business series an operator alerts on (docs/operations.md, "Metrics"). Counters are
  * bumped where the event is recorded; the queue, backlog and pool gauges are read when
- * Prometheus scrapes (see scraped.ts). Created unregistered: each app's /metrics registry adopts
+ * Prometheus scrapes (see backlog.ts). Created unregistered: each app's /metrics registry adopts
  * them (tests build many apps in one process).
  */
 export class GatewayMetrics implements AcquirerMetrics, JobMetrics {

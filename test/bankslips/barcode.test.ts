@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { barcodeToLine, buildBarcode, dueDateFactor, factorToDate, formatLine, lineToBarcode, parseBarcode } from '../../src/domain/boleto.js';
 import { addDays } from '../../src/domain/calendar.js';
-import { decodeItf, encodeItf } from '../../src/domain/itf.js';
+import { decodeItf, encodeItf } from '../../src/domain/interleaved-2of5.js';
 import { buildFreeField, ourNumberOf, parseFreeField } from '../../src/modules/bankslips/free-field.js';
 import { registrationOf } from '../../src/modules/bankslips/registration.js';
 

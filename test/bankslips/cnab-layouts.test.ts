@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays } from '../../src/domain/calendar.js';
 import { parseReturnFile } from '../../src/domain/cnab240-return.js';
 import { ourNumberKey } from '../../src/modules/bankslips/cnab/files.js';
-import { checkIssueRules } from '../../src/modules/bankslips/rules.js';
+import { checkIssueRules } from '../../src/modules/bankslips/issue-rules.js';
 import type { IssueBody } from '../../src/modules/bankslips/schemas.js';
 import { ApiError } from '../../src/http/errors.js';
 import { testDialect } from '../support/database.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as pdfjs from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { formatLine } from '../../src/domain/boleto.js';
-import { decodeItf } from '../../src/domain/itf.js';
+import { decodeItf } from '../../src/domain/interleaved-2of5.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { testDialect } from '../support/database.js';
 import { BASE, inDays, issue, issued, pay, slipBody } from './support.js';

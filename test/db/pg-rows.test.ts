@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { openDatabase } from '../../src/db/connection.js';
 import { arrayRows } from '../../src/db/pg-rows.js';
 import { openPostgresPool } from '../../src/db/postgres.js';
-import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/settings.js';
+import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/timeouts.js';
 import { TEST_DATABASE_URL, testDialect } from '../support/database.js';
 
 /**

@@ -4,7 +4,7 @@ import { openDatabase, readDatabase } from '../../src/db/connection.js';
 import { ReadReplica } from '../../src/db/read-replica.js';
 import { PaymentReadModels } from '../../src/modules/payments/read-models.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/settings.js';
+import { DEFAULT_DATABASE_SETTINGS } from '../../src/db/timeouts.js';
 import { TEST_DATABASE_URL, testDialect } from '../support/database.js';
 
 /**

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AcquirerUnavailable, type Acquirer } from '../../src/acquirer/types.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { PaymentService } from '../../src/modules/payments/service.js';
-import { QueueReader } from '../../src/observability/scraped.js';
+import { QueueReader } from '../../src/observability/backlog.js';
 import { testDialect } from '../support/database.js';
 import { paymentBody, tokenize, vault } from '../support/cards.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoAccount } from '../../src/bootstrap.js';
+import { ensureDemoAccount } from '../../src/sandbox-secrets.js';
 import { runCli } from '../../src/cli.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { closeContext, createContext, type AppContext } from '../../src/context.js';

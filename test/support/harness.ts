@@ -7,7 +7,7 @@ import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { Scope } from '../../src/modules/merchants/service.js';
 import { freshDatabase, type TestDatabase } from './database.js';
-import { isDatabaseUnavailable } from '../../src/db/faults.js';
+import { isDatabaseUnavailable } from '../../src/db/unavailable.js';
 import type { HostResolver } from '../../src/modules/webhooks/address-policy.js';
 
 /** Captures every log line the app writes, so tests can prove what never reaches a log. */

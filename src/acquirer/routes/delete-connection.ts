@@ -4,7 +4,7 @@ import { adminAuth } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses, security } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
-import { MerchantIdParams } from '../../http/params.js';
+import { MerchantIdParams } from '../../http/merchant-id-params.js';
 
 /** DELETE /admin/merchants/{merchantId}/acquirer: back to the default connection (ACQUIRER). */
 export function deleteAcquirerConnectionRoute(app: App, ctx: AppContext): void {

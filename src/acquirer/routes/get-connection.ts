@@ -3,7 +3,7 @@ import { adminAuth } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses, security } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
-import { MerchantIdParams } from '../../http/params.js';
+import { MerchantIdParams } from '../../http/merchant-id-params.js';
 import { AcquirerConnection } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/acquirer: the merchant's own connection (404 when it uses the default). */

@@ -4,7 +4,7 @@ import { toDetail } from './record-fields.js';
 import { bankSlipsRepository as repo } from './repository.js';
 import { INTEGRATION, STATUS, type BankSlipRow } from './row.js';
 import type { BankSlipDetail } from './schemas.js';
-import { recordCancellation, recordEvent } from './transitions.js';
+import { recordCancellation, recordEvent } from './slip-events.js';
 
 const DEFAULT_REASON = 'Cancelled by the merchant';
 
@@ -12,7 +12,7 @@ const DEFAULT_REASON = 'Cancelled by the merchant';
  * The merchant cancels an unpaid slip (POST {integration}/api/billissuer/{id}/cancel, and the
  * dashboard's Cancel). A registered slip (statusBill 2 or 9) keeps its statusBill, as a bank
  * write-off does, and shows CancelDate and CancellationReason: the seed has no cancelled code.
- * It is no longer payable (payment.ts refuses it; its Pix code is removed at the PSP), it never becomes
+ * It is no longer payable (slip-payment.ts refuses it; its Pix code is removed at the PSP), it never becomes
  * overdue, and the day's remittance asks the bank to write it off (movement 02). A slip still
  * being registered (statusBill 1) was never sent to the bank: it ends in 99 with the reason in
  * `message`, and its registration job goes. Each is a `bank_slip.canceled` event in the same

@@ -2,7 +2,7 @@ import { discountLine, slipDiscounts } from './discounts.js';
 import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import { formatLine, mod11Dv } from '../../domain/boleto.js';
-import { encodeItf } from '../../domain/itf.js';
+import { encodeItf } from '../../domain/interleaved-2of5.js';
 import { formatFixed } from '../../domain/money.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
 import type { BankConfig } from './bank-config.js';

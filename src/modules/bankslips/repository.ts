@@ -95,7 +95,7 @@ export const bankSlipsRepository = {
 
   /**
    * Moves a slip from statusBill `from` to `to` with the given fields. False when the slip was
-   * no longer in `from` (a concurrent change won). Its event is the caller's (transitions.ts),
+   * no longer in `from` (a concurrent change won). Its event is the caller's (slip-events.ts),
    * written only for a change made, so one change never writes two events.
    */
   async transition(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable> = {}): Promise<boolean> {

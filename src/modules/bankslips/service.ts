@@ -8,7 +8,7 @@ import type { JobDefinition } from '../../jobs/registry.js';
 import { OVERDUE_JOB, overdueKey, PIX_REMOVE_JOB, REGISTER_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { importReturnFile, remittanceOf, type ImportSummary } from './cnab/files.js';
 import { sandboxReturnOf } from './cnab/sandbox-return.js';
-import { isPayable, payBankSlip, payByPix, type PayOptions } from './payment.js';
+import { isPayable, payBankSlip, payByPix, type PayOptions } from './slip-payment.js';
 import { cancelBankSlip } from './cancel.js';
 import { discountsJson } from './discounts.js';
 import { CREDIT_FIELDS, LIST_FIELDS, sqlJsonObject, toDetail } from './record-fields.js';
@@ -17,9 +17,9 @@ import { registrationOf, type Registration } from './registration.js';
 import { bankSlipsRepository as repo, type DateColumn, type ListCursor, type ListRange } from './repository.js';
 import { INTEGRATION, STATUS, type BankSlipRow } from './row.js';
 import { bankLayout } from '../../domain/cnab240-banks.js';
-import { checkIssueRules, checkRange, dateBound } from './rules.js';
+import { checkIssueRules, checkRange, dateBound } from './issue-rules.js';
 import type { BankSlipDetail, BankSlipListRecord, IssueBody } from './schemas.js';
-import { recordEvent, recordTransition } from './transitions.js';
+import { recordEvent, recordTransition } from './slip-events.js';
 import { dueChargeOf } from './pix-code.js';
 import { shownAddress } from '../merchants/service.js';
 import { withSlot } from '../../http/stream-slots.js';
@@ -34,7 +34,7 @@ export interface Owner {
  * Bank slips (contract section 10). Issue records the slip (statusBill 1) with a registration
  * job due at once; the job plays the bank: our number, barcode, digitable line, Pix code,
  * 1 -> 2, and schedules the overdue check (2 -> 9) for 00:00 after the due date. Every status
- * change writes its event and notification in the same transaction (transitions.ts).
+ * change writes its event and notification in the same transaction (slip-events.ts).
  */
 export class BankSlipService {
   /** The listings' JSON expressions for this database, built once. */
@@ -160,12 +160,12 @@ export class BankSlipService {
     return cancelBankSlip(this.ctx, merchantId, id, reason);
   }
 
-  /** Sandbox payment: see payment.ts. */
+  /** Sandbox payment: see slip-payment.ts. */
   pay(id: string, options: PayOptions): Promise<BankSlipDetail> {
     return payBankSlip(this.ctx, id, options);
   }
 
-  /** A bolecode's Pix paid at the PSP (payment.ts). */
+  /** A bolecode's Pix paid at the PSP (slip-payment.ts). */
   payByPix(id: string, paidAt: string, amountCents: bigint): Promise<'applied' | 'same_payment'> {
     return payByPix(this.ctx, id, paidAt, amountCents);
   }

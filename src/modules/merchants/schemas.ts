@@ -26,6 +26,6 @@ export const CardSettings = Type.Object({
   verifyCardsOnSubscribe: Type.Boolean({ description: "Check a subscription's stored card with a zero auth before creating the subscription (default false)" }),
 });
 
-export { MerchantIdParams } from '../../http/params.js';
+export { MerchantIdParams } from '../../http/merchant-id-params.js';
 
 export const Scope = Type.Union(SCOPES.map((s) => Type.Literal(s)));

@@ -6,7 +6,7 @@ import { migrationsApplied } from '../../db/migrate.js';
 import { sql } from 'kysely';
 import { errorResponses } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
-import { metricsAccess } from '../../observability/access.js';
+import { metricsAccess } from '../../observability/metrics-access.js';
 
 /** How long /readyz waits for the database before it says 503. */
 const READY_TIMEOUT_MS = 2_000;
@@ -65,7 +65,7 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
     },
   });
 
-  // METRICS_TOKEN (bearer) when set; production without it does not serve /metrics (observability/access.ts).
+  // METRICS_TOKEN (bearer) when set; production without it does not serve /metrics (observability/metrics-access.ts).
   const access = metricsAccess(ctx.config);
   if (ctx.config.mode === 'production' && !ctx.config.metricsToken) {
     ctx.logger.warn({ setting: 'METRICS_TOKEN' }, '/metrics is not served: set METRICS_TOKEN to scrape it (Authorization: Bearer <token>)');

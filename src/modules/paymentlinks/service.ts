@@ -8,7 +8,7 @@ import { CheckoutPayments } from './checkout/payments.js';
 import type { LinkPayment, PaymentLinkDeps } from './deps.js';
 import { brl } from '../../domain/format-br.js';
 import { linkReference, paymentLinksRepository as repo, type PaymentLinkRow } from './repository.js';
-import { checkLinkTerms } from './rules.js';
+import { checkLinkTerms } from './link-terms.js';
 import type { CreatePaymentLinkBody, PaymentLinkView } from './schemas.js';
 import { LINK_STATUS, statusFormat } from './status.js';
 import { toView } from './view.js';

@@ -1,6 +1,6 @@
 import type { ThreeDsState } from './three-ds-state.js';
 import { AcquirerUnavailable, type Acquirer, type AuthorizeAuthentication, type AuthorizeRequest, type AuthorizeResult, type Initiator, type ReplacementCard, type ReturnCode } from '../../acquirer/types.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 import { ApiError } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';

@@ -6,7 +6,7 @@ import { chargeableVault, checkCardAgreement, type ChargeableCard } from './card
 import type { PaymentDeps } from './deps.js';
 import { newPaymentRow, splitShares, toPaymentResult } from './payment-row.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
-import { checkPaymentRules, type ParsedSplit } from './rules.js';
+import { checkPaymentRules, type ParsedSplit } from './request-rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { settleKnown, type ThreeDsPlan } from './three-ds-state.js';
 

@@ -1,7 +1,7 @@
 import type { Executor } from '../../db/connection.js';
 import { conflict } from '../../http/errors.js';
 import { refundsRepository } from './refund-repository.js';
-import { recordTransition } from './transitions.js';
+import { recordTransition } from './status-changes.js';
 import { relayPending } from './relay.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';

@@ -5,7 +5,7 @@ import type { Pricing } from '../../domain/fees.js';
 import { saleSplitBases, splitBase, splitShare } from '../../domain/split.js';
 import type { ChargeableCard } from './card-source.js';
 import type { PaymentRow } from './repository.js';
-import type { ParsedSplit } from './rules.js';
+import type { ParsedSplit } from './request-rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { notAuthenticatedMessage, threeDsAnswer, type ThreeDsState } from './three-ds-state.js';
 

@@ -1,5 +1,5 @@
 import { AcquirerUnavailable, type Acquirer, type RefundRequest, type RefundResult as AcquirerRefund } from '../../acquirer/types.js';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/faults.js';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
@@ -11,7 +11,7 @@ import { refundsRepository, type RefundRow } from './refund-repository.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import type { RefundBody, RefundList, RefundResult } from './schemas.js';
 import type { PaymentDeps } from './deps.js';
-import { recordTransition } from './transitions.js';
+import { recordTransition } from './status-changes.js';
 import { relayPending } from './relay.js';
 
 export const REFUND_RECOVER_JOB = 'refund.recover';

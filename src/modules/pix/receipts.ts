@@ -5,7 +5,7 @@ import type { PixDueChargesTable, PixPaymentsTable } from '../../db/schema.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { PixReceipt } from '../../pix-provider/types.js';
 import type { SettlementService } from '../settlement/service.js';
-import { settleCharge } from './settle.js';
+import { settleCharge } from './charge-paid.js';
 import { amountDueOn, dayOf, dueColumnsOf } from './due-terms.js';
 
 export type ReceiptSource = PixPaymentsTable['source'];

@@ -9,7 +9,7 @@ import { PixProviderRefused, type PixProvider, type ProviderRefund, type Provide
 import type { SettlementService } from '../settlement/service.js';
 import { recordEvents } from '../webhooks/outbox.js';
 import { pixRefundsRepository, type PixRefundRow } from './refund-repository.js';
-import { pixChargeEvent } from './settle.js';
+import { pixChargeEvent } from './charge-paid.js';
 
 export const PIX_REFUND_RECOVER_JOB = 'pix.refund_recover';
 const recoverKey = (refundId: string) => `${PIX_REFUND_RECOVER_JOB}:${refundId}`;

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
-import type { BillingRow } from './views.js';
+import type { BillingRow } from './resources.js';
 
 export type BillingSortColumn = keyof BillingRow;
 export interface BillingFilter {

@@ -11,7 +11,7 @@ import type { PixRecurrencePort } from './pix-port.js';
 import { billingEvent } from './events.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import { historyOf, toBilling, toSubscription, type AttemptEntry, type BillingDetail, type BillingRow, type BillingView } from './views.js';
+import { historyOf, toBilling, toSubscription, type AttemptEntry, type BillingDetail, type BillingRow, type BillingView } from './resources.js';
 import { chargeCents } from './plan-rules.js';
 
 /** orderBy fields: the top-level fields (the embedded subscription is not one). */

@@ -7,7 +7,7 @@ import type { BillingEngine } from './engine.js';
 import type { ChargeDeps } from './charge-attempt.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { billingsRepository } from './billings-repository.js';
-import { isPix, type SubscriptionRow } from './views.js';
+import { isPix, type SubscriptionRow } from './resources.js';
 import { cardUpdatedEvent } from './card-replacement.js';
 import { scheduleCardExpiring } from './card-expiring.js';
 import type { SubscriptionService } from './subscriptions-service.js';

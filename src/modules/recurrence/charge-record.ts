@@ -5,7 +5,7 @@ import type { Decision } from './charge-outcome.js';
 import { CHARGE_JOB, chargeKey, planCycleOf, type ChargePayload, type Ending, type EngineWrites, type Outbox } from './billing-terms.js';
 import { BILLING_END, billingEvent, subscriptionEvent } from './events.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import { historyOf, type AttemptEntry } from './views.js';
+import { historyOf, type AttemptEntry } from './resources.js';
 import { cardUpdatedEvent } from './card-replacement.js';
 import { cardExpiringJob } from './card-expiring.js';
 

@@ -9,7 +9,7 @@ import { PIX_SEND_JOB, planCycleOf, type BillingEngine } from './engine.js';
 import { billingEvent, subscriptionEvent } from './events.js';
 import { chargeCents } from './plan-rules.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import { historyOf, type AttemptEntry } from './views.js';
+import { historyOf, type AttemptEntry } from './resources.js';
 
 /** Asks the PSP to settle a failed cycle again (`POST /cobr/{txid}/retentativa/{data}`). */
 export const PIX_RETRY_JOB = 'billing.pix.retry';

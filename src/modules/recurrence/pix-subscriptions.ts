@@ -14,7 +14,7 @@ import type { PixRecurrencePort } from './pix-port.js';
 import { chargeCents } from './plan-rules.js';
 import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import type { PixAuthorizationView, PlanRow, SubscribeBody, SubscriptionRow } from './views.js';
+import type { PixAuthorizationView, PlanRow, SubscribeBody, SubscriptionRow } from './resources.js';
 
 const DAY_MS = 86_400_000;
 /** The journey-3 code is valid until the first due date, and never less than this. */

@@ -1,7 +1,7 @@
 import type { Dialect, Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
-import type { PlanRow } from './views.js';
+import type { PlanRow } from './resources.js';
 
 export type PlanSortColumn = keyof PlanRow;
 export interface PlanFilter {

@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 import { billingEvent, planEvent, subscriptionEvent } from './events.js';
 import { plansRepository, type PlanSortColumn } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
-import { toPlan, type PlanRow, type PlanView } from './views.js';
+import { toPlan, type PlanRow, type PlanView } from './resources.js';
 
 export interface PlanBody extends PlanShapeInput {
   merchantId?: string;

@@ -1,7 +1,7 @@
 import type { Dialect, Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
-import type { SubscriptionRow } from './views.js';
+import type { SubscriptionRow } from './resources.js';
 
 export type SubscriptionSortColumn = keyof SubscriptionRow;
 export interface SubscriptionFilter {

@@ -10,9 +10,9 @@ import type { BillingEngine } from './engine.js';
 import { plansRepository } from './plans-repository.js';
 import { LIVE, subscriptionsRepository, type SubscriptionSortColumn } from './subscriptions-repository.js';
 import { billingEvent, subscriptionEvent } from './events.js';
-import { isPix, toSubscription, type SubscribeBody, type SubscriptionRow, type SubscriptionView } from './views.js';
+import { isPix, toSubscription, type SubscribeBody, type SubscriptionRow, type SubscriptionView } from './resources.js';
 
-export type { SubscribeBody } from './views.js';
+export type { SubscribeBody } from './resources.js';
 import { PixSubscriptions } from './pix-subscriptions.js';
 import { scheduleCardExpiring } from './card-expiring.js';
 import type { PixRecurrencePort } from './pix-port.js';

@@ -14,7 +14,7 @@ import { installmentRecord, type ReceivableRow } from './conciliation-json.js';
 import { receivablesRepository, type InstallmentChange } from './repository.js';
 import { recordEvents, recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
-import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './outlook.js';
+import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './receivables-forecast.js';
 import { disputeMoney } from './disputes.js';
 import { creditRefundBack, refundReceivables, type RefundMoneyDeps } from './refunds.js';
 

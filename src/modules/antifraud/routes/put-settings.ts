@@ -2,7 +2,7 @@ import type { AppContext } from '../../../context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
-import { MerchantIdParams } from '../../../http/params.js';
+import { MerchantIdParams } from '../../../http/merchant-id-params.js';
 import { AntifraudSettings, AntifraudSettingsPatch } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/antifraud: the whole object or any part of it (deep merge). */

@@ -3,10 +3,10 @@ import { parseReturnFile, type LineError } from '../../../domain/cnab240-return.
 import type { Executor } from '../../../db/connection.js';
 import type { BankSlipDeps } from '../deps.js';
 import { overdueKey } from '../deps.js';
-import { recordPayment } from '../payment.js';
+import { recordPayment } from '../slip-payment.js';
 import { bankSlipsRepository as repo } from '../repository.js';
 import { STATUS, type BankSlipRow } from '../row.js';
-import { recordTransition, recordWriteOff } from '../transitions.js';
+import { recordTransition, recordWriteOff } from '../slip-events.js';
 import { outcomeOf, recordProblem, type Outcome } from './outcome.js';
 import { buildRemittance, type Guarantor } from './remittance.js';
 

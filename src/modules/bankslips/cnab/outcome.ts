@@ -4,7 +4,7 @@ import { businessDayAfter, nextBusinessDay } from '../../../domain/calendar.js';
 import type { ReturnItem } from '../../../domain/cnab240-return.js';
 import { formatFixed, percentOf } from '../../../domain/money.js';
 import { PERCENT_DECIMALS } from '../../../domain/late-payment.js';
-import type { PaymentFields } from '../payment.js';
+import type { PaymentFields } from '../slip-payment.js';
 import { INTEGRATION, STATUS, type BankSlipRow } from '../row.js';
 import { describeReasons, REJECTION_REASONS, RETURN_MOVEMENTS, WRITE_OFF_REASONS } from './codes.js';
 

@@ -3,7 +3,7 @@ import type { AppContext } from '../../../context.js';
 import { addDays } from '../../../domain/calendar.js';
 import { html, type SafeHtml } from '../../../http/html.js';
 import type { DayFigures } from '../../payments/dashboard-queries.js';
-import type { ExpectedDay, PrepaymentQuote } from '../../settlement/outlook.js';
+import type { ExpectedDay, PrepaymentQuote } from '../../settlement/receivables-forecast.js';
 import { brasiliaDate, lastDays } from '../brasilia-days.js';
 import { brl, d4ToCents, date, percent } from '../format.js';
 import { NeedsLogin, pageOf, requireMerchant, seeOther, sendPage, type DashboardDeps } from '../http.js';

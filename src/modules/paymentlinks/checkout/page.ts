@@ -1,7 +1,7 @@
 import { installmentPlan, type InstallmentPlan } from '../../../domain/installments.js';
 import { formatFixed } from '../../../domain/money.js';
 import type { PaymentLinkRow } from '../repository.js';
-import { offeredCounts } from '../rules.js';
+import { offeredCounts } from '../link-terms.js';
 import { LINK_STATUS } from '../status.js';
 import { termsOf } from '../view.js';
 import { brl, dateTimeBr, taxId } from '../../../domain/format-br.js';

@@ -7,7 +7,7 @@ import type { CreateOutcome } from '../../payments/service.js';
 import type { PaymentBody } from '../../payments/schemas.js';
 import { RateLimiter } from '../rate-limit.js';
 import { linkReference, paymentLinksRepository as repo, type PaymentLinkRow } from '../repository.js';
-import { offeredCounts } from '../rules.js';
+import { offeredCounts } from '../link-terms.js';
 import type { CheckoutPaymentBody, CheckoutPaymentResult } from '../schemas.js';
 import type { LinkPayment, PaymentLinkDeps } from '../deps.js';
 import { CLOSED_TAG, LINK_STATUS, statusFormat } from '../status.js';

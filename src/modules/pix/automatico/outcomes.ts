@@ -2,7 +2,7 @@ import type { Selectable, Transaction } from 'kysely';
 import type { Executor } from '../../../db/connection.js';
 import type { DB, PixChargesTable } from '../../../db/schema.js';
 import type { ReceiptSource } from '../receipts.js';
-import { settleCharge } from '../settle.js';
+import { settleCharge } from '../charge-paid.js';
 import { recurrencesRepository, tentativesOf, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 

@@ -11,7 +11,7 @@ import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
 import { PixProviderRefused } from '../../../pix-provider/types.js';
 import { recordEvents } from '../../webhooks/outbox.js';
 import { pendingChargeRow } from '../charge-row.js';
-import { pixChargeEvent } from '../settle.js';
+import { pixChargeEvent } from '../charge-paid.js';
 import { recurrencePayload } from './payload.js';
 import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
 import { PspRecurrenceReports } from './psp-reports.js';

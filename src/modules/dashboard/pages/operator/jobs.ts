@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { html } from '../../../../http/html.js';
 import type { FailedJob } from '../../../../jobs/queue.js';
-import { secondsSince } from '../../../../observability/scraped.js';
+import { secondsSince } from '../../../../observability/backlog.js';
 import { dateTime, duration } from '../../format.js';
 import { requireOperator, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual } from '../../i18n.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { html } from '../../../../http/html.js';
 import type { BillingTimelineEntry } from '../../../recurrence/billings-service.js';
-import type { SubscriptionView } from '../../../recurrence/views.js';
+import type { SubscriptionView } from '../../../recurrence/resources.js';
 import { brl, dateTime, reais } from '../../format.js';
 import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual, common } from '../../i18n.js';

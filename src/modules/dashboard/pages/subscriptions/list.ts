@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
 import { html } from '../../../../http/html.js';
-import type { PlanView, SubscriptionView } from '../../../recurrence/views.js';
+import type { PlanView, SubscriptionView } from '../../../recurrence/resources.js';
 import { dateTime, reais } from '../../format.js';
 import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } from '../../http.js';
 import { bilingual, common } from '../../i18n.js';

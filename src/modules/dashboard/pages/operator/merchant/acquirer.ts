@@ -5,7 +5,7 @@ import { AcquirerConnectionBody } from '../../../../../acquirer/schemas.js';
 import type { AppContext } from '../../../../../context.js';
 import { notFound } from '../../../../../http/errors.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
-import { MerchantIdParams } from '../../../../../http/params.js';
+import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import { dateTime } from '../../../format.js';
 import { apiSchemaCheck, formSchema } from '../../../forms.js';
 import { requireOperator, type DashboardDeps } from '../../../http.js';

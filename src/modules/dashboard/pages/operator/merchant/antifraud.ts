@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../../context.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
-import { MerchantIdParams } from '../../../../../http/params.js';
+import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import { AntifraudSettingsPatch as PatchSchema } from '../../../../antifraud/schemas.js';
 import type { AntifraudSettings, AntifraudSettingsPatch } from '../../../../antifraud/settings.js';
 import { brl } from '../../../format.js';

@@ -4,7 +4,7 @@ import type { ConnectionView } from '../../../../../acquirer/connections.js';
 import type { AppContext } from '../../../../../context.js';
 import { notFound } from '../../../../../http/errors.js';
 import { html } from '../../../../../http/html.js';
-import { MerchantIdParams } from '../../../../../http/params.js';
+import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { AntifraudSettings } from '../../../../antifraud/settings.js';
 import { SCOPES, type ActiveCredentialView, type IssuedCredential, type Merchant } from '../../../../merchants/service.js';
 import { pricingToJson, type PricingJson } from '../../../../settlement/pricing.js';

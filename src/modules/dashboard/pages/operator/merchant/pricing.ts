@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../../context.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
-import { MerchantIdParams } from '../../../../../http/params.js';
+import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { PricingJson, PricingPatch } from '../../../../settlement/pricing.js';
 import { PricingPatch as PricingPatchSchema } from '../../../../settlement/schemas.js';
 import { apiBody, apiSchemaCheck, decimal, formSchema, requireValidForm, yesNo } from '../../../forms.js';

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../../context.js';
 import { ApiError, notFound } from '../../../../../http/errors.js';
 import { html } from '../../../../../http/html.js';
-import { MerchantIdParams } from '../../../../../http/params.js';
+import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { Merchant } from '../../../../merchants/service.js';
 import { dateTime, duration } from '../../../format.js';
 import { apiBody, apiSchemaCheck, formSchema, requireValidForm, wholeNumber } from '../../../forms.js';

@@ -7,7 +7,7 @@ import { SCOPES } from '../../../../merchants/service.js';
 import type { PaymentBody } from '../../../../payments/schemas.js';
 
 /**
- * The sandbox's event triggers, as `gateway trigger EVENT` makes them (src/cli/listen.ts), but
+ * The sandbox's event triggers, as `gateway trigger EVENT` makes them (src/cli/listen-and-trigger.ts), but
  * calling the services its API calls go to, directly: the same bodies, the same service
  * methods, so the events (and their webhooks) are the real ones. The merchant acts as itself;
  * what it creates is recorded as made by `dashboard-trigger`.

@@ -13,7 +13,7 @@ import { bankSlipsRepository as repo } from './repository.js';
 import { STATUS, type BankSlipRow } from './row.js';
 import type { BankSlipDetail } from './schemas.js';
 import { overdueKey, type BankSlipDeps } from './deps.js';
-import { recordTransition } from './transitions.js';
+import { recordTransition } from './slip-events.js';
 
 export interface PayOptions {
   /** ISO datetime; default now (business time). */

@@ -34,7 +34,7 @@ export function recordCancellation(trx: Executor, queue: JobQueue, slip: BankSli
 /**
  * A bank slip's status changes, each with its event row and its BankSlipStatus notification,
  * always in the caller's transaction: the change, its event and its webhook commit together or
- * not at all. The bank slip service (service.ts, payment.ts) is the only writer of
+ * not at all. The bank slip service (service.ts, slip-payment.ts) is the only writer of
  * bankslip_events.
  */
 
