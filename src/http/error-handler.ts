@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/unavailable.js';
-import { ApiError, type ErrorItem } from './errors.js';
+import { DomainError } from '../domain/errors.js';
+import { httpOf, type ErrorItem } from './errors.js';
 import { validationErrors } from './validation.js';
 
 /** Tags for the framework's own client errors, keyed by status. */
@@ -44,9 +45,10 @@ export interface ErrorAnswer {
  * it as JSON (installErrorHandling); the dashboard renders the same answer as a page.
  */
 export function errorAnswer(error: FastifyError, request: FastifyRequest): ErrorAnswer {
-  if (error instanceof ApiError) {
-    if (error.statusCode >= 500) request.log.error({ err: error }, 'request failed');
-    return { status: error.statusCode, errors: error.errors, headers: error.headers };
+  if (error instanceof DomainError) {
+    const { status, headers } = httpOf(error);
+    if (status >= 500) request.log.error({ err: error }, 'request failed');
+    return { status, errors: error.errors, headers };
   }
   if (error.validation) {
     return { status: 400, errors: validationErrors(error.validation as any, error.validationContext ?? 'body'), headers: {} };

@@ -1,15 +1,28 @@
+import { DomainError, type ErrorItem, type Failure } from '../domain/errors.js';
+
 /**
  * One error type, one envelope: every error the service answers is an array of
- * `{tag, description}` (contract section 2). `tag` is a field path for input errors
- * (`payment.amount`, `query.startDate`) and a short code otherwise.
+ * `{tag, description}` (contract section 2). Services throw the domain's errors
+ * (src/domain/errors.ts); this is where each kind gets its HTTP status.
  */
-export interface ErrorItem {
-  tag: string;
-  description: string;
-}
+export type { ErrorItem };
 
-export class ApiError extends Error {
-  readonly errors: ErrorItem[];
+export const STATUS_OF: Record<Failure, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  refused: 422,
+  too_many: 429,
+  upstream_failed: 502,
+  unavailable: 503,
+};
+
+const KIND_OF = new Map(Object.entries(STATUS_OF).map(([kind, status]) => [status, kind as Failure]));
+
+/** An answer only HTTP has a word for (405, 415, an idempotency replay still running), thrown by the HTTP layer. */
+export class ApiError extends DomainError {
   /** Extra response headers, e.g. `Retry-After` on 429. */
   headers: Record<string, string> = {};
 
@@ -18,9 +31,7 @@ export class ApiError extends Error {
     tagOrErrors: string | ErrorItem[],
     description?: string,
   ) {
-    const errors = typeof tagOrErrors === 'string' ? [{ tag: tagOrErrors, description: description ?? tagOrErrors }] : tagOrErrors;
-    super(errors.map((e) => `${e.tag}: ${e.description}`).join('; '));
-    this.errors = errors;
+    super(KIND_OF.get(statusCode) ?? (statusCode >= 500 ? 'upstream_failed' : 'invalid'), tagOrErrors, description);
   }
 
   withHeader(name: string, value: string): this {
@@ -29,10 +40,17 @@ export class ApiError extends Error {
   }
 }
 
+/** The status and headers a domain error is answered with. */
+export function httpOf(error: DomainError): { status: number; headers: Record<string, string> } {
+  const status = error instanceof ApiError ? error.statusCode : STATUS_OF[error.kind];
+  const headers = error instanceof ApiError ? { ...error.headers } : {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  return { status, headers };
+}
+
 export const badRequest = (tag: string, description: string) => new ApiError(400, tag, description);
 export const unauthorized = (description = 'Missing, invalid or expired bearer token.') =>
   new ApiError(401, 'unauthorized', description);
 export const forbidden = (description: string, tag = 'forbidden') => new ApiError(403, tag, description);
 export const notFound = (what = 'Resource') => new ApiError(404, 'not_found', `${what} not found.`);
 export const conflict = (description: string, tag = 'invalid_state') => new ApiError(409, tag, description);
-
