@@ -1,7 +1,9 @@
 /**
  * Writes docs/api-reference.md from the OpenAPI document the routes generate: every operation,
  * grouped by resource, with its method and path, its client method name (operationId), who may
- * call it and what it does. test/docs.test.ts fails when an operation is missing from the file.
+ * call it and its summary. The full description, parameters and answers stay in the OpenAPI
+ * document (`/openapi.json`, `/docs`); the page is the index to it. test/docs.test.ts fails when
+ * an operation is missing from the file.
  *   npx tsx scripts/api-reference.ts            (rewrites docs/api-reference.md)
  */
 import { writeFileSync } from 'node:fs';
@@ -15,10 +17,10 @@ import { createLogger } from '../src/logger.js';
 type Operation = { operationId: string; summary?: string; description?: string; tags?: string[]; security?: Record<string, unknown>[] };
 
 const WHO: Record<string, string> = {
-  gatewayToken: 'gateway token',
-  integrationToken: 'integration token',
-  adminKey: 'operator key',
-  metricsToken: 'METRICS_TOKEN',
+  gatewayToken: 'gateway',
+  integrationToken: 'integration',
+  adminKey: 'operator',
+  metricsToken: 'metrics',
 };
 
 const config = loadConfig({ GATEWAY_MODE: 'sandbox', DATABASE_URL: 'sqlite::memory:', PASSWORD_HASH_COST: '10', DOCS_PUBLIC: 'true' });
@@ -33,26 +35,28 @@ const operations = Object.entries(doc.paths).flatMap(([path, ops]) => Object.ent
 const lines = [
   '# API reference',
   '',
-  'Every operation of the gateway, grouped by resource. Generated from the OpenAPI document',
-  '(`npx tsx scripts/api-reference.ts`); the document itself, with every schema and a valid example',
-  'body per operation, is served at `/openapi.json` and browsable at `/docs`. The name in',
-  '`code` is the operation\'s `operationId`, the method name a generated client gives it.',
+  'Every operation, grouped by resource, generated from the OpenAPI document',
+  '(`npx tsx scripts/api-reference.ts`). Each operation\'s description, parameters, answers and a',
+  'valid example body are in that document: `/openapi.json`, browsable at `/docs`. The name in',
+  '`code` is the `operationId`, the method name a generated client gives it. **K**: accepts an',
+  '`Idempotency-Key` header.',
   '',
-  'Who may call: **public** (no credentials), **gateway token** (`POST /gateway/api/auth/token`),',
-  '**integration token** (`POST /integration/api/authentication/login`), **operator key**',
-  '(`ADMIN_API_KEY`, as `Authorization: Bearer`). Rules that hold everywhere (the error array,',
-  'Idempotency-Key, lists, time) are in the README, "Rules every endpoint follows".',
+  'Who may call: **public** (no credentials), **gateway** (token of `POST /gateway/api/auth/token`),',
+  '**integration** (token of `POST /integration/api/authentication/login`), **operator**',
+  '(`ADMIN_API_KEY` as `Authorization: Bearer`), **metrics** (`METRICS_TOKEN`, when set). Rules',
+  'every endpoint follows (errors, Idempotency-Key, lists, time): [integrator-guide.md](integrator-guide.md#answers-and-errors).',
   '',
 ];
 for (const [tag, about] of RESOURCE_TAGS) {
   const inTag = operations.filter((o) => o.op.tags?.[0] === tag);
   if (!inTag.length) continue;
-  lines.push(`## ${tag}`, '', `${about}.`, '', '| operation | call | who | what it does |', '|---|---|---|---|');
+  lines.push(`## ${tag}`, '', `${about}.`, '', '| operation | call | who | summary |', '|---|---|---|---|');
   for (const { method, path, op } of inTag) {
     const scheme = Object.keys(op.security?.[0] ?? {})[0];
     const who = scheme ? WHO[scheme] ?? scheme : 'public';
-    const what = `${op.summary ?? ''}. ${op.description ?? ''}`.replace(/\s+/g, ' ').replace(/\|/g, '\\|').replace(/\.\s*\./g, '.').trim();
-    lines.push(`| \`${op.operationId}\` | \`${method} ${path}\` | ${who} | ${what} |`);
+    const key = /Idempotency-Key/.test(op.description ?? '') ? ' **K**' : '';
+    const summary = (op.summary ?? '').replace(/\s+/g, ' ').replace(/\|/g, '\\|').replace(/\.$/, '').trim();
+    lines.push(`| \`${op.operationId}\` | \`${method} ${path}\` | ${who} | ${summary}${key} |`);
   }
   lines.push('');
 }
