@@ -78,9 +78,12 @@ describe(`the README's webhook receiver (${testDialect})`, () => {
     }
   });
 
-  it('is printed in the README as it is in examples/', () => {
+  it('its signature check is printed in the README as it is in examples/ (the file the README links)', () => {
     const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
     const code = readFileSync(new URL('../../examples/webhook-receiver.ts', import.meta.url), 'utf8');
-    expect(readme).toContain(code.trim());
+    const printed = /```ts\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    expect(printed).toContain('export function verifySignature(');
+    expect(code).toContain(printed.trim());
+    expect(readme).toContain('](examples/webhook-receiver.ts)');
   });
 });
