@@ -45,12 +45,14 @@ const lines = [
   '**integration** (token of `POST /integration/api/authentication/login`), **operator**',
   '(`ADMIN_API_KEY` as `Authorization: Bearer`), **metrics** (`METRICS_TOKEN`, when set). Rules',
   'every endpoint follows (errors, Idempotency-Key, lists, time): [integrator-guide.md](integrator-guide.md#answers-and-errors).',
+  'The `/sandbox` operations exist in sandbox mode only.',
   '',
 ];
-for (const [tag, about] of RESOURCE_TAGS) {
+// Resources in the OpenAPI document's order; their descriptions are at /docs.
+for (const [tag] of RESOURCE_TAGS) {
   const inTag = operations.filter((o) => o.op.tags?.[0] === tag);
   if (!inTag.length) continue;
-  lines.push(`## ${tag}`, '', `${about}.`, '', '| operation | call | who | summary |', '|---|---|---|---|');
+  lines.push(`## ${tag}`, '', '| operation | call | who | summary |', '|---|---|---|---|');
   for (const { method, path, op } of inTag) {
     const scheme = Object.keys(op.security?.[0] ?? {})[0];
     const who = scheme ? WHO[scheme] ?? scheme : 'public';
