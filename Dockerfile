@@ -53,5 +53,5 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 \
 STOPSIGNAL SIGTERM
 # A young generation of 32 MB a semi-space (V8's default grows to 16): a payment allocates a few
 # hundred short-lived objects, and fewer, larger scavenges measured ~4 % more payments/s
-# (docs/performance.md, issue 15). npm start and bench/ run the server with the same flag.
+# (docs/performance.md). npm start and bench/ run the server with the same flag.
 CMD ["node", "--max-semi-space-size=32", "dist/server.js"]
