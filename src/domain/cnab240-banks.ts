@@ -5,7 +5,7 @@ import * as febraban from './cnab240-layout.js';
  * Bank layouts as data: FEBRABAN's generic CNAB 240 cobrança (src/domain/cnab240-layout.ts) is
  * the base, and a bank's manual is an overlay of the fields it defines differently. A bank
  * without an entry here is written in the generic layout. Sources are cited in
- * docs/architecture.md ("Bank slips with the bank").
+ * docs/connectors.md ("Bank slips with the bank (CNAB 240)").
  */
 export interface BankLayout {
   /** FEBRABAN bank code, or `generic`. */

@@ -5,7 +5,7 @@
  * checks a declaration against the manual line by line.
  *
  * Why not a library: the npm packages for CNAB (nodenab, @banco-br/nodejs-cnab) carry per-bank
- * YAML layouts, floats for amounts and no per-line error report (docs/architecture.md).
+ * YAML layouts, floats for amounts and no per-line error report (docs/architecture.md, "Small pieces of our own").
  */
 
 export const RECORD_LENGTH = 240;
@@ -14,7 +14,7 @@ export const RECORD_LENGTH = 240;
  * `num`: digits, zero-padded on the left. `alpha`: upper-case ASCII, blank-padded on the right.
  * `doc`: a CPF/CNPJ inscription number as FEBRABAN's adaptation for the alphanumeric CNPJ writes
  * it: digits and upper-case letters, right-aligned and zero-padded on the left, so a numeric
- * document is written exactly as the old numeric field did (docs/architecture.md).
+ * document is written exactly as the old numeric field did (docs/connectors.md, "Bank slips with the bank").
  */
 export type FieldKind = 'num' | 'alpha' | 'doc';
 
