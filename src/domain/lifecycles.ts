@@ -159,7 +159,7 @@ export function assertTransition<M extends Machine>(machine: M, from: StatusOf<M
   if (!canMove(machine, from, to)) throw new IllegalTransition(machine, from, to);
 }
 
-/** assertTransition for each state of `from` (a writer guarded by an IN-list). */
+/** assertTransition for each state of `from` but `to` itself (a writer guarded by an IN-list; keeping the status is no move). */
 export function assertTransitions<M extends Machine>(machine: M, from: readonly StatusOf<M>[], to: StatusOf<M>): void {
-  for (const f of from) assertTransition(machine, f, to);
+  for (const f of from) if (f !== to) assertTransition(machine, f, to);
 }

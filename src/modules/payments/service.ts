@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
@@ -226,7 +227,7 @@ export class PaymentService {
   }
 
   /** Moves a settled payment to `to` with its event and its receivables' change, in one transaction. */
-  private move(row: PaymentRow, to: string): Promise<boolean> {
+  private move(row: PaymentRow, to: PaymentStatus): Promise<boolean> {
     const { ctx } = this;
     return ctx.database.db.transaction().execute(async (trx) => {
       const moved = await recordTransition(trx, ctx, row.payment_id, row.status, to, ctx.clock.now().toISOString());

@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import type { Executor } from '../../db/connection.js';
 import { recordPaymentChange } from '../webhooks/outbox.js';
 import { relayPending, type RelayDeps } from './relay.js';
@@ -21,8 +22,8 @@ export async function recordTransition(
   trx: Executor,
   ctx: RelayDeps,
   paymentId: string,
-  from: string,
-  to: string,
+  from: PaymentStatus,
+  to: PaymentStatus,
   at: string,
   fields: TransitionFields = {},
 ): Promise<boolean> {

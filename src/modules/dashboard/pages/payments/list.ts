@@ -1,3 +1,4 @@
+import type { PaymentStatus } from '../../../../domain/lifecycles.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
@@ -112,7 +113,7 @@ const strings = bilingual(
 interface PaymentsFilterView {
   from: string;
   to: string;
-  status: string;
+  status: PaymentStatus | '';
   reference: string;
   lastFour: string;
 }
