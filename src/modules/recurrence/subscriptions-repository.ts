@@ -84,7 +84,7 @@ export const subscriptionsRepository = {
    * The dashboard's list: newest first, keyset-paged on (created_at, subscription_id) so a page
    * costs the same at any depth (the merchant/status/created_at indexes of migration 0003).
    */
-  async keysetPage(db: Executor, filter: { merchantId: string; status?: string }, limit: number, after?: { createdAt: string; id: string }): Promise<SubscriptionRow[]> {
+  async keysetPage(db: Executor, filter: { merchantId: string; status?: SubscriptionStatus }, limit: number, after?: { createdAt: string; id: string }): Promise<SubscriptionRow[]> {
     let query = db.selectFrom('subscriptions').selectAll().where('merchant_id', '=', filter.merchantId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'subscription_id'), '<', eb.tuple(after.createdAt, after.id)));
