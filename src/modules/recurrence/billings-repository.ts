@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import type { BillingRow } from './resources.js';
-import { assertTransition, type BillingStatus, type SubscriptionStatus } from '../../domain/lifecycles.js';
+import { assertTransition, sourcesOf, type BillingStatus, type SubscriptionStatus } from '../../domain/lifecycles.js';
 
 export type BillingSortColumn = keyof BillingRow;
 export interface BillingFilter {
@@ -36,6 +36,9 @@ export interface Modification {
   by: string;
   at: string;
 }
+
+/** The states a billing is cancelled from (the billings table). */
+const CANCELABLE = sourcesOf('billings', 'Canceled');
 
 export const billingsRepository = {
   /** Inserts each billing n of a subscription unless it exists already: answers the ids this call made. */
@@ -176,7 +179,7 @@ export const billingsRepository = {
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('billing_id', '=', billingId)
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
@@ -188,7 +191,7 @@ export const billingsRepository = {
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('subscription_id', '=', subscriptionId)
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .returning(CANCELED_FIELDS)
       .execute();
@@ -199,7 +202,7 @@ export const billingsRepository = {
     return db
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .where('subscription_id', 'in', (eb) =>
         eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked', 'PendingAuthorization']),

@@ -17,6 +17,7 @@ import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } fr
 import { PspRecurrenceReports } from './psp-reports.js';
 import { SandboxPsp, SETTLE_JOB, type SettlePayload } from './sandbox-psp.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
+import { sourcesOf } from '../../../domain/lifecycles.js';
 
 export type { RecurrenceOwner } from './types.js';
 
@@ -246,7 +247,7 @@ export class PixRecurrences {
     const moved = await recurrencesRepository.transition(trx, rec.recurrence_id, ['CRIADA', 'APROVADA'], { status: end.status, reason: end.reason, canceled_by: end.status === 'CANCELADA' ? end.by : null, updated_at: at });
     if (!moved) return false;
     await recurrencesRepository.cancelOpenCharges(trx, rec.recurrence_id, at);
-    const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', rec.first_charge_id).where('status', '=', 'Pending').returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
+    const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', rec.first_charge_id).where('status', 'in', sourcesOf('pixCharges', 'Expired')).returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
     if (expired) await recordEvents(trx, this.deps.queue, [pixChargeEvent(expired, 'pix_charge.expired', at, { expiresAt: expired.expires_at })]);
     return true;
   }
