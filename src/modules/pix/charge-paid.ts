@@ -5,7 +5,10 @@ import type { JobQueue } from '../../jobs/queue.js';
 import type { SettlementService } from '../settlement/service.js';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';
-import { assertTransition } from '../../domain/lifecycles.js';
+import { assertTransition, sourcesOf } from '../../domain/lifecycles.js';
+
+/** The states a Pix charge expires from (the Pix charges table): its expiry's guard. */
+export const EXPIRABLE = sourcesOf('pixCharges', 'Expired');
 
 /** A Pix charge's catalogue event (docs/events.md); amount in cents. */
 export function pixChargeEvent(row: Pick<PixChargesTable, 'id' | 'merchant_id' | 'account_number' | 'amount'>, type: EventType, at: string, extra: Record<string, unknown> = {}): BusinessEvent {
