@@ -1,10 +1,10 @@
-import { assertTransition, type BankSlipStatus } from '../../domain/lifecycles.js';
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import { arrayRows } from '../../db/pg-rows.js';
 import type pg from 'pg';
 import type { ListColumns } from './list-columns.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
+import { assertTransition, type BankSlipStatus } from '../../domain/lifecycles.js';
 import { INTEGRATION, STATUS, type BankSlipKey, type BankSlipRow } from './row.js';
 
 /**

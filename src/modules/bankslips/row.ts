@@ -1,6 +1,6 @@
-import type { BankSlipStatus } from '../../domain/lifecycles.js';
 import type { Selectable } from 'kysely';
 import type { BankSlipsTable } from '../../db/schema.js';
+import type { BankSlipStatus } from '../../domain/lifecycles.js';
 
 /** A slip as stored, and the codes of its two statuses. */
 export type BankSlipRow = Selectable<BankSlipsTable>;

@@ -1,7 +1,7 @@
-import type { BankSlipStatus } from '../../domain/lifecycles.js';
 import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { BankSlipsTable } from '../../db/schema.js';
+import type { BankSlipStatus } from '../../domain/lifecycles.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordEvents, recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';

@@ -1,7 +1,7 @@
-import { assertTransitions, OPEN_DISPUTE_STATUSES, sourcesOf, type DisputeStatus } from '../../domain/lifecycles.js';
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DisputeEvidenceTable, DisputeFilesTable, DisputesTable } from '../../db/schema.js';
+import { assertTransitions, OPEN_DISPUTE_STATUSES, sourcesOf, type DisputeStatus } from '../../domain/lifecycles.js';
 import type { Paging } from '../../http/listing.js';
 
 export type DisputeRow = Selectable<DisputesTable>;

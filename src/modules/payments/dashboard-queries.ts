@@ -1,6 +1,6 @@
-import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import type { PaymentRow } from './repository.js';
 
 /**

@@ -1,10 +1,10 @@
-import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { Authorizations, reportOutcome, type Resolution } from './authorization.js';
 import { assessedRows, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
 import type { PaymentDeps } from './deps.js';

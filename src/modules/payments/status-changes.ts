@@ -1,5 +1,5 @@
-import type { PaymentStatus } from '../../domain/lifecycles.js';
 import type { Executor } from '../../db/connection.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { recordPaymentChange } from '../webhooks/outbox.js';
 import { relayPending, type RelayDeps } from './relay.js';
 import { paymentsRepository, type TransitionFields } from './repository.js';

@@ -1,6 +1,6 @@
-import type { PaymentStatus } from '../../../../domain/lifecycles.js';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { PaymentStatus } from '../../../../domain/lifecycles.js';
 import type { AppContext } from '../../../../context.js';
 import { addDays } from '../../../../domain/calendar.js';
 import { ApiError } from '../../../../http/errors.js';
