@@ -22,7 +22,9 @@ import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../src/db/connection.js';
 import { addDays, businessDayAfter, toIsoDate } from '../src/domain/calendar.js';
 import { registrationOf } from '../src/modules/bankslips/registration.js';
+import { STATUS } from '../src/modules/bankslips/row.js';
 import { bareCeiling, benchDatabase, closeReadAll, cpf, cpuMs, json, line, readAll, rssMb, startServer } from './support.js';
+import type { BankSlipStatus } from '../src/domain/lifecycles.js';
 
 const engine = (process.argv[2] ?? 'sqlite') as 'sqlite' | 'postgres';
 const ISSUE = Number(process.argv[3] ?? 20_000);
@@ -54,7 +56,7 @@ function issueBody(i: number, today: string): string {
   });
 }
 
-async function countByStatus(db: Database, accountNumber: number, statusBill?: number): Promise<number> {
+async function countByStatus(db: Database, accountNumber: number, statusBill?: BankSlipStatus): Promise<number> {
   let query = db.db.selectFrom('bankslips').select((eb) => eb.fn.countAll<number>().as('n')).where('account_number', '=', accountNumber);
   if (statusBill !== undefined) query = query.where('status_bill', '=', statusBill);
   return Number((await query.executeTakeFirstOrThrow()).n);
@@ -77,7 +79,7 @@ async function topUp(db: Database, merchant: { merchantId: string; accountNumber
         payer_document: cpf(i), payer_name: `Pagador ${i}`, payer_street_and_number: `Rua ${i}, 100`, payer_zip_code: '01310100', payer_city: 'São Paulo',
         payer_state: 'SP', payer_neighborhood: 'Centro', payer_phone_number: '11999990000', reference_code: `topup-${i}`, pix: i % 2,
         overdue_allow: 0, overdue_date_limit: null, overdue_penalty_percent: 0, overdue_interest_percent: 0,
-        status_bill: paid ? 3 : 2, status_integration: 2, failure_reason: null, ...reg, our_number: `9${reg.our_number.slice(1)}`,
+        status_bill: paid ? STATUS.paid : STATUS.issued, status_integration: 2, failure_reason: null, ...reg, our_number: `9${reg.our_number.slice(1)}`,
         registered_at: now, paid_at: paid ? `${due}T12:00:00.000Z` : null, payment_date: paid ? due : null, credit_date: paid ? businessDayAfter(due) : null,
         paid_value: paid ? value : null, penalty_received: paid ? 0 : null, interest_received: paid ? 0 : null, canceled_at: null, cancellation_reason: null,
         created_at: now, updated_at: now,

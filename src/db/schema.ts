@@ -6,6 +6,7 @@
  * - structured values are JSON text.
  */
 import type { Generated } from 'kysely';
+import type { BankSlipStatus, BillingStatus, DisputeStatus, PaymentStatus, PixChargeStatus, RefundStatus, SubscriptionStatus } from '../domain/lifecycles.js';
 
 export interface SettingsTable {
   key: string;
@@ -164,7 +165,7 @@ export interface PaymentsTable {
   payment_id: string;
   merchant_id: string;
   account_number: number;
-  status: string;
+  status: PaymentStatus;
   amount: number;
   installments: number;
   product_type: string;
@@ -227,8 +228,7 @@ export interface DisputesTable {
   reason_code: string;
   amount: number;
   respond_by: string;
-  /** NeedsResponse, UnderReview, Won, Lost, Accepted. */
-  status: string;
+  status: DisputeStatus;
   source: string;
   created_at: string;
   updated_at: string;
@@ -271,7 +271,7 @@ export interface PaymentRefundsTable {
   /** The payment's refunded_amount when this refund was made: how the acquirer's refunded total tells it apart. */
   refunded_before: number;
   /** Pending (sent, answer not known yet), Succeeded or Failed. */
-  status: string;
+  status: RefundStatus;
   return_message: string | null;
   /** Wall clock: when it was sent (a lookup's "no record of it" waits out the acquirer's settle window from here). */
   acquirer_sent_at: string;
@@ -332,7 +332,7 @@ export interface SubscriptionsTable {
   plan_id: string;
   vault_id: string;
   order_number: string;
-  status: string;
+  status: SubscriptionStatus;
   /** Why it was Blocked (the charge's return message and code); null otherwise. */
   blocked_reason: string | null;
   blocked_return_code: string | null;
@@ -403,7 +403,7 @@ export interface BillingsTable {
   merchant_id: string;
   subscription_id: string;
   installment: number;
-  status: string;
+  status: BillingStatus;
   /** Scaled by 10^6. */
   amount: number;
   expire_at: string;
@@ -470,7 +470,7 @@ export interface PixChargesTable {
   amount: number;
   description: string | null;
   reference_transaction: string | null;
-  status: 'Pending' | 'Paid' | 'Expired';
+  status: PixChargeStatus;
   pix_emv: string;
   nsu: string;
   cod_auth: string;
@@ -575,7 +575,7 @@ export interface BankSlipsTable {
   /** Percent scaled by 10^4. */
   overdue_penalty_percent: number;
   overdue_interest_percent: number;
-  status_bill: number;
+  status_bill: BankSlipStatus;
   status_integration: number;
   failure_reason: string | null;
   our_number: string | null;

@@ -28,7 +28,7 @@ export async function insertPayments(ctx: AppContext, count: number, p: PastPaym
     payment_id: randomUUID(),
     merchant_id: p.merchantId,
     account_number: p.accountNumber,
-    status: 'Authorized',
+    status: 'Authorized' as const,
     amount: 1000,
     installments: 1,
     product_type: 'avista',

@@ -1,6 +1,9 @@
 import type { Insertable } from 'kysely';
 import type { Executor } from '../../src/db/connection.js';
 import type { BankSlipsTable } from '../../src/db/schema.js';
+import type { BankSlipStatus } from '../../src/domain/lifecycles.js';
+
+const UNPAID: readonly BankSlipStatus[] = [2, 9, 99];
 
 /**
  * A fixed data set of bank slip rows (no randomness: the same bytes on every run), inserted
@@ -43,7 +46,7 @@ export function fixtureRows(accountNumber: number, merchantId: string, count = 3
       overdue_date_limit: i % 2 ? '2030-02-15' : null,
       overdue_penalty_percent: [0, 20000, 12345, 1000000][i % 4],
       overdue_interest_percent: [0, 10000, 3333, 1][i % 4],
-      status_bill: paid ? 3 : [2, 9, 99][i % 3],
+      status_bill: paid ? 3 : UNPAID[i % 3],
       status_integration: i % 7 === 0 ? 99 : 2,
       failure_reason: null,
       our_number: `${idPrefix}${String(accountNumber)}${String(i).padStart(8, '0')}`,

@@ -11,6 +11,7 @@ import { testDialect } from '../support/database.js';
 import { FIXTURE_END, FIXTURE_START, fixtureRows, insertRows } from './fixture-rows.js';
 import { BASE } from './support.js';
 import { CONCIL } from '../settlement/support.js';
+import type { BankSlipStatus } from '../../src/domain/lifecycles.js';
 
 /**
  * The listings as one query, not streamed: the rows' JSON joined whole. Kept here
@@ -23,7 +24,7 @@ async function legacyListJson(
   column: DateColumn,
   start: string,
   end: string,
-  filter: { statusBill?: number; statusIntegration?: number } = {},
+  filter: { statusBill?: BankSlipStatus; statusIntegration?: number } = {},
 ): Promise<string> {
   let query = db
     .selectFrom('bankslips')

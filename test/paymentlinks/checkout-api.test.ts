@@ -6,6 +6,7 @@ import { paymentBody, tokenize } from '../support/cards.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { checkoutBody, createLink, information, payLink } from './support.js';
+import type { PaymentStatus } from '../../src/domain/lifecycles.js';
 
 /** POST /pay/{id}/payments: what the checkout page calls (the browser itself is in checkout-browser.test.ts). */
 describe(`checkout payments (${testDialect})`, () => {
@@ -220,7 +221,7 @@ describe(`checkout payments (${testDialect})`, () => {
       const numberToken = await tokenize(t, m, '4111111111111111');
       const charged = (await t.inject({ method: 'POST', url: '/gateway/v1/payments', headers: m.headers, payload: paymentBody({ numberToken }, { referenceTransaction: `paymentlink:${link.id}` }) })).json();
       // As if the attempt crashed while the acquirer had not answered yet.
-      const setPayment = (status: string) => t.ctx.database.db.updateTable('payments').set({ status }).where('payment_id', '=', charged.paymentId).execute();
+      const setPayment = (status: PaymentStatus) => t.ctx.database.db.updateTable('payments').set({ status }).where('payment_id', '=', charged.paymentId).execute();
       await setPayment('Pending');
       await hold(link.id, new Date(Date.now() - 1000));
       (t.ctx.clock as VirtualClock).moveTo(new Date(Date.parse(link.expirationDate) + 60_000));

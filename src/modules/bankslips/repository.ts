@@ -4,6 +4,7 @@ import { arrayRows } from '../../db/pg-rows.js';
 import type pg from 'pg';
 import type { ListColumns } from './list-columns.js';
 import type { BankSlipEventsTable, BankSlipsTable } from '../../db/schema.js';
+import { assertTransition, type BankSlipStatus } from '../../domain/lifecycles.js';
 import { INTEGRATION, STATUS, type BankSlipKey, type BankSlipRow } from './row.js';
 
 /**
@@ -27,7 +28,7 @@ export type DateColumn = 'due_date' | 'payment_date' | 'credit_date';
 export interface ListRange {
   start: string;
   end: string;
-  statusBill?: number;
+  statusBill?: BankSlipStatus;
   statusIntegration?: number;
 }
 
@@ -96,9 +97,11 @@ export const bankSlipsRepository = {
   /**
    * Moves a slip from statusBill `from` to `to` with the given fields. False when the slip was
    * no longer in `from` (a concurrent change won). Its event is the caller's (slip-events.ts),
-   * written only for a change made, so one change never writes two events.
+   * written only for a change made, so one change never writes two events. A move the bank
+   * slips table does not have is IllegalTransition; `to` = `from` writes fields only.
    */
-  async transition(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable> = {}): Promise<boolean> {
+  async transition(db: Executor, slipId: string, from: BankSlipStatus, to: BankSlipStatus, at: string, fields: Updateable<BankSlipsTable> = {}): Promise<boolean> {
+    if (from !== to) assertTransition('bankSlips', from, to);
     const result = await db
       .updateTable('bankslips')
       .set({ ...fields, status_bill: to, updated_at: at })
@@ -112,7 +115,8 @@ export const bankSlipsRepository = {
    * Marks an uncancelled slip in statusBill `from` cancelled (moving it to `to`). False when a
    * concurrent change won (a payment, the overdue job, the bank's write-off).
    */
-  async cancel(db: Executor, slipId: string, from: number, to: number, at: string, fields: Updateable<BankSlipsTable>): Promise<boolean> {
+  async cancel(db: Executor, slipId: string, from: BankSlipStatus, to: BankSlipStatus, at: string, fields: Updateable<BankSlipsTable>): Promise<boolean> {
+    if (from !== to) assertTransition('bankSlips', from, to);
     const result = await db
       .updateTable('bankslips')
       .set({ ...fields, status_bill: to, updated_at: at })

@@ -1,6 +1,7 @@
 import type { Updateable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { BankSlipsTable } from '../../db/schema.js';
+import type { BankSlipStatus } from '../../domain/lifecycles.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordEvents, recordNotifications, type BusinessEvent } from '../webhooks/outbox.js';
@@ -47,8 +48,8 @@ export async function recordTransition(
   trx: Executor,
   queue: JobQueue,
   slip: BankSlipKey,
-  from: number,
-  to: number,
+  from: BankSlipStatus,
+  to: BankSlipStatus,
   at: string,
   fields: Updateable<BankSlipsTable> = {},
 ): Promise<boolean> {
@@ -58,7 +59,7 @@ export async function recordTransition(
 }
 
 /** The event row of a statusBill change, and its BankSlipStatus notification (nsu = the slip id, values are statusBill codes). */
-export async function recordEvent(trx: Executor, queue: JobQueue, slip: BankSlipKey, oldStatus: number | null, newStatus: number, at: string): Promise<void> {
+export async function recordEvent(trx: Executor, queue: JobQueue, slip: BankSlipKey, oldStatus: BankSlipStatus | null, newStatus: BankSlipStatus, at: string): Promise<void> {
   await repo.insertEvent(trx, {
     bankslip_id: slip.id,
     merchant_id: slip.merchant_id,

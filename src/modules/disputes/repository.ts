@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { DisputeEvidenceTable, DisputeFilesTable, DisputesTable } from '../../db/schema.js';
+import { assertTransitions, OPEN_DISPUTE_STATUSES, sourcesOf, type DisputeStatus } from '../../domain/lifecycles.js';
 import type { Paging } from '../../http/listing.js';
 
 export type DisputeRow = Selectable<DisputesTable>;
@@ -11,13 +12,13 @@ export type DisputeSortColumn = 'created_at' | 'respond_by' | 'amount' | 'status
 
 export interface DisputeFilter {
   merchantId: string;
-  status?: string;
+  status?: DisputeStatus;
   /** Inclusive bounds on created_at (ISO datetimes). */
   createdFrom?: string;
   createdBefore?: string;
 }
 
-export const OPEN_STATUSES = ['NeedsResponse', 'UnderReview'];
+export const OPEN_STATUSES: readonly DisputeStatus[] = OPEN_DISPUTE_STATUSES;
 
 export const disputesRepository = {
   async insert(db: Executor, row: Insertable<DisputesTable>): Promise<void> {
@@ -51,8 +52,8 @@ export const disputesRepository = {
    * the latest closed ones; one merchant's when `merchantId` is given, else every merchant's.
    */
   async byDeadline(db: Executor, merchantId: string | undefined, closedLimit: number): Promise<DisputeRow[]> {
-    let open = db.selectFrom('disputes').selectAll().where('status', 'in', OPEN_STATUSES);
-    let closed = db.selectFrom('disputes').selectAll().where('status', 'not in', OPEN_STATUSES);
+    let open = db.selectFrom('disputes').selectAll().where('status', 'in', [...OPEN_STATUSES]);
+    let closed = db.selectFrom('disputes').selectAll().where('status', 'not in', [...OPEN_STATUSES]);
     if (merchantId !== undefined) {
       open = open.where('merchant_id', '=', merchantId);
       closed = closed.where('merchant_id', '=', merchantId);
@@ -65,24 +66,32 @@ export const disputesRepository = {
     return [...openRows, ...closedRows];
   },
 
-  /** Moves an open dispute to `to`; undefined when it was no longer in `from` (a concurrent change won). */
-  move(db: Executor, disputeId: string, from: string[], to: string, at: string, closed: boolean): Promise<DisputeRow | undefined> {
+  /**
+   * Moves an open dispute to `to`; undefined when it was no longer in `from` (a concurrent change
+   * won). Each state of `from` must move to `to` in the disputes table (IllegalTransition otherwise).
+   */
+  move(db: Executor, disputeId: string, from: readonly DisputeStatus[], to: DisputeStatus, at: string, closed: boolean): Promise<DisputeRow | undefined> {
+    assertTransitions('disputes', from, to);
     return db
       .updateTable('disputes')
       .set({ status: to, updated_at: at, ...(closed ? { closed_at: at } : {}) })
       .where('dispute_id', '=', disputeId)
-      .where('status', 'in', from)
+      .where('status', 'in', [...from])
       .returningAll()
       .executeTakeFirst();
   },
 
-  /** Closes a MED claim with the PSP's return (`refundId`); undefined when it was closed already. */
-  closeWithReturn(db: Executor, disputeId: string, to: string, refundId: string, at: string): Promise<DisputeRow | undefined> {
+  /**
+   * Closes a MED claim with the PSP's return (`refundId`); undefined when it was closed already.
+   * From an open state, or from `to` itself (decided, awaiting the return).
+   */
+  closeWithReturn(db: Executor, disputeId: string, to: DisputeStatus, refundId: string, at: string): Promise<DisputeRow | undefined> {
     return db
       .updateTable('disputes')
       .set({ status: to, refund_id: refundId, updated_at: at, closed_at: at })
       .where('dispute_id', '=', disputeId)
       .where('closed_at', 'is', null)
+      .where('status', 'in', [to, ...sourcesOf('disputes', to)])
       .returningAll()
       .executeTakeFirst();
   },

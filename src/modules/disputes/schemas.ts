@@ -1,9 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { ListQuery, listEnvelope } from '../../http/listing.js';
+import { DISPUTE_STATUSES, type DisputeStatus } from '../../domain/lifecycles.js';
 
 const DATE = '^[0-9]{4}-[0-9]{2}-[0-9]{2}$';
-export const DISPUTE_STATUSES = ['NeedsResponse', 'UnderReview', 'Won', 'Lost', 'Accepted'] as const;
-export type DisputeStatus = (typeof DISPUTE_STATUSES)[number];
+export { DISPUTE_STATUSES, type DisputeStatus };
 
 export const RegisterDisputeBody = Type.Object({
   paymentId: Type.Optional(Type.String({ minLength: 1, maxLength: 36, description: 'A card payment (a chargeback)' })),

@@ -13,11 +13,12 @@ import type { CreatePaymentLinkBody, PaymentLinkView } from './schemas.js';
 import { LINK_STATUS, statusFormat } from './status.js';
 import { toView } from './view.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 
 export const EXPIRE_JOB = 'paymentlink.expire';
 const expireKey = (id: string) => `${EXPIRE_JOB}:${id}`;
 /** Payment statuses in which the payer's money was taken: the link is paid. */
-const SETTLED = new Set(['Authorized', 'Blocked', 'Paid']);
+const SETTLED = new Set<PaymentStatus>(['Authorized', 'Blocked', 'Paid']);
 
 /** A payment link's catalogue event (docs/events.md), written in the transaction of its change. */
 function linkEvent(row: Pick<PaymentLinkRow, 'id' | 'merchant_id' | 'account_number'>, type: EventType, at: string, extra: Record<string, unknown> = {}): BusinessEvent {

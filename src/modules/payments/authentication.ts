@@ -1,4 +1,5 @@
 import { ApiError, conflict, notFound } from '../../http/errors.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { ChallengeRefused, ThreeDsUnavailable, type AuthenticateResult } from '../../threeds/types.js';
 import { reportOutcome, type Authorizations } from './authorization.js';
@@ -139,11 +140,11 @@ export class PaymentAuthentication {
   }
 
   /** Denies a payment that was not authenticated: nothing was sent to the acquirer. */
-  private async deny(row: PaymentRow, from: string, state: ThreeDsState, at: string): Promise<PaymentRow> {
+  private async deny(row: PaymentRow, from: PaymentStatus, state: ThreeDsState, at: string): Promise<PaymentRow> {
     const fields = { three_ds: JSON.stringify(state), return_code: NOT_AUTHENTICATED_CODE, return_message: notAuthenticatedMessage(state.reason ?? 'not authenticated'), recover_at: null, acquirer_sent_at: null };
     if (!(await paymentsRepository.changeWithEvent(this.ctx.database, row.payment_id, from, 'Denied', at, fields))) return this.reread(row);
     this.onRecorded();
-    const denied = { ...row, ...fields, status: 'Denied', updated_at: at };
+    const denied: PaymentRow = { ...row, ...fields, status: 'Denied', updated_at: at };
     reportOutcome(this.ctx, denied);
     return denied;
   }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import type { PaymentRow } from './repository.js';
 
 /**
@@ -18,7 +19,7 @@ export interface PaymentFilter {
   /** Half-open ISO bounds on created_at. */
   from: string;
   to: string;
-  status?: string;
+  status?: PaymentStatus;
   reference?: string;
   /** The card's last four digits. */
   lastFour?: string;

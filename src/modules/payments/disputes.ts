@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/connection.js';
 import { conflict } from '../../http/errors.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { refundsRepository } from './refund-repository.js';
 import { recordTransition } from './status-changes.js';
 import { relayPending } from './relay.js';
@@ -17,7 +18,7 @@ export type DisputedPayment = Pick<
 };
 
 /** Statuses a chargeback can hit: a captured sale the merchant still holds money of. */
-export const DISPUTABLE = ['Authorized', 'Paid'];
+export const DISPUTABLE: readonly PaymentStatus[] = ['Authorized', 'Paid'];
 
 /** Cents of the payment not refunded nor charged back yet. */
 export const leftOf = (p: Pick<PaymentRow, 'amount' | 'refunded_amount' | 'charged_back_amount'>) =>

@@ -1,6 +1,7 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { PaymentRefundsTable } from '../../db/schema.js';
+import { assertTransition } from '../../domain/lifecycles.js';
 
 export type RefundRow = Selectable<PaymentRefundsTable>;
 
@@ -30,6 +31,7 @@ export const refundsRepository = {
    * effects are written once).
    */
   settle(db: Executor, refundId: string, status: 'Succeeded' | 'Failed', returnMessage: string | null, at: string): Promise<RefundRow | undefined> {
+    assertTransition('refunds', 'Pending', status);
     return db
       .updateTable('payment_refunds')
       .set({ status, return_message: returnMessage, updated_at: at })

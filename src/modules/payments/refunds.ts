@@ -1,6 +1,7 @@
 import { AcquirerUnavailable, type Acquirer, type RefundRequest, type RefundResult as AcquirerRefund } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Executor } from '../../db/connection.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { errorMessage } from '../../jobs/queue.js';
@@ -24,7 +25,7 @@ const LOOKUP_DELAYS_MS = [0, 250, 1000];
 /** As Authorizations: a short rest of the settle window is waited out in the job rather than rescheduled. */
 const MAX_WAIT_IN_JOB_MS = 30_000;
 /** What a payment must be to be refunded: captured, not cancelled, not held by review. */
-const REFUNDABLE = ['Authorized', 'Paid'];
+const REFUNDABLE: readonly PaymentStatus[] = ['Authorized', 'Paid'];
 
 export type RefundResolution =
   | { kind: 'settled'; refund: RefundRow }

@@ -39,7 +39,7 @@ export async function relayEvents(trx: Executor, ctx: RelayDeps, options: { limi
 }
 
 /** A sale the acquirer approved: it has receivables (Blocked ones held until the review). */
-const isSale = (e: PaymentEventRow) => e.old_status === '' && (e.new_status === 'Authorized' || e.new_status === 'Blocked');
+const isSale = (e: PaymentEventRow): e is PaymentEventRow & { new_status: 'Authorized' | 'Blocked' } => e.old_status === '' && (e.new_status === 'Authorized' || e.new_status === 'Blocked');
 
 /** In the caller's transaction, before it changes these payments: their events not relayed yet. */
 export async function relayPending(trx: Executor, ctx: RelayDeps, paymentIds: string[]): Promise<void> {

@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
 import type { Database, Executor } from '../../db/connection.js';
 import type { PaymentEventsTable, PaymentsTable } from '../../db/schema.js';
+import { assertTransition, type PaymentStatus } from '../../domain/lifecycles.js';
 
 export type PaymentRow = Selectable<PaymentsTable>;
 export type PaymentEventRow = Selectable<PaymentEventsTable>;
@@ -72,13 +73,13 @@ export const paymentsRepository = {
   },
 
   /** Sets the payment's open dispute from `from` to `to` (compare-and-set), while its status is one of `statuses`. */
-  async setOpenDispute(db: Executor, paymentId: string, from: string | null, to: string | null, statuses: string[]): Promise<boolean> {
+  async setOpenDispute(db: Executor, paymentId: string, from: string | null, to: string | null, statuses: readonly PaymentStatus[]): Promise<boolean> {
     const result = await db
       .updateTable('payments')
       .set({ open_dispute_id: to })
       .where('payment_id', '=', paymentId)
       .where('open_dispute_id', from === null ? 'is' : '=', from)
-      .where('status', 'in', statuses)
+      .where('status', 'in', [...statuses])
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   },
@@ -122,9 +123,11 @@ export const paymentsRepository = {
   /**
    * Moves a payment from `from` to a new status with the given fields. Answers what its
    * notifications need, or undefined when the payment was no longer in `from` (a concurrent
-   * change won), so the caller never writes a second event for one change.
+   * change won), so the caller never writes a second event for one change. A move the payments
+   * table does not have is IllegalTransition, before any statement.
    */
-  async transition(db: Executor, paymentId: string, from: string, to: string, at: string, fields: TransitionFields = {}): Promise<PaymentSubject | undefined> {
+  async transition(db: Executor, paymentId: string, from: PaymentStatus, to: PaymentStatus, at: string, fields: TransitionFields = {}): Promise<PaymentSubject | undefined> {
+    assertTransition('payments', from, to);
     // RETURNING gives the notification what the caller may not hold (the settlement sweep knows only ids).
     return db
       .updateTable('payments')
@@ -158,8 +161,10 @@ export const paymentsRepository = {
    * transaction. Answers the ids moved out of Pending: one missing lost a race (no longer
    * Pending), and no event was written for a change not made.
    */
-  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: string; fields: AnswerFields }[], at: string): Promise<Set<string>> {
+  async recordOutcomes(database: Database, outcomes: readonly { paymentId: string; to: PaymentStatus; fields: AnswerFields }[], at: string): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
+    // Checked in memory: the hot path gains no statement.
+    for (const { to } of outcomes) assertTransition('payments', 'Pending', to);
     if (database.dialect === 'postgres') {
       const values = sql.join(
         outcomes.map(({ paymentId, to, fields: f }) => sql`(${paymentId}::text, ${to}::text, ${f.return_code}::text, ${f.return_message}::text, ${f.authorization_code}::text, ${f.nsu}::text, ${f.acquirer_reference}::text, ${f.decline_category}::text, ${f.network_reference}::text)`),
@@ -196,7 +201,9 @@ export const paymentsRepository = {
    * from '' (a new payment's first event). False when the payment was no longer `from`:
    * nothing is written.
    */
-  async changeWithEvent(database: Database, paymentId: string, from: string, to: string, at: string, fields: TransitionFields, event = to): Promise<boolean> {
+  async changeWithEvent(database: Database, paymentId: string, from: PaymentStatus, to: PaymentStatus, at: string, fields: TransitionFields, event: string = to): Promise<boolean> {
+    // Pending -> Pending records a 3-D Secure step without a change of status (not a move).
+    if (from !== to) assertTransition('payments', from, to);
     return database.db.transaction().execute(async (trx) => {
       const moved = await trx.updateTable('payments').set({ ...fields, status: to, updated_at: at }).where('payment_id', '=', paymentId).where('status', '=', from).returning(['merchant_id', 'account_number']).executeTakeFirst();
       if (moved) await trx.insertInto('payment_events').values({ payment_id: paymentId, ...moved, old_status: from === 'Pending' ? '' : from, new_status: event, occurred_at: at, relayed: 0 }).execute();

@@ -4,6 +4,7 @@ import type { Executor } from '../../db/connection.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { Authorizations, reportOutcome, type Resolution } from './authorization.js';
 import { assessedRows, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
 import type { PaymentDeps } from './deps.js';
@@ -226,7 +227,7 @@ export class PaymentService {
   }
 
   /** Moves a settled payment to `to` with its event and its receivables' change, in one transaction. */
-  private move(row: PaymentRow, to: string): Promise<boolean> {
+  private move(row: PaymentRow, to: PaymentStatus): Promise<boolean> {
     const { ctx } = this;
     return ctx.database.db.transaction().execute(async (trx) => {
       const moved = await recordTransition(trx, ctx, row.payment_id, row.status, to, ctx.clock.now().toISOString());

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/connection.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { recordPaymentChange } from '../webhooks/outbox.js';
 import { relayPending, type RelayDeps } from './relay.js';
 import { paymentsRepository, type TransitionFields } from './repository.js';
@@ -21,8 +22,8 @@ export async function recordTransition(
   trx: Executor,
   ctx: RelayDeps,
   paymentId: string,
-  from: string,
-  to: string,
+  from: PaymentStatus,
+  to: PaymentStatus,
   at: string,
   fields: TransitionFields = {},
 ): Promise<boolean> {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { randomCode, randomNsu, toPixCharge } from './charge-row.js';
 export { toPixCharge } from './charge-row.js';
 import { recordEvents } from '../webhooks/outbox.js';
-import { pixChargeEvent } from './charge-paid.js';
+import { EXPIRABLE, pixChargeEvent } from './charge-paid.js';
 import type { Selectable } from 'kysely';
 import type { Clock } from '../../clock.js';
 import { readDatabase, type Database } from '../../db/connection.js';
@@ -304,7 +304,7 @@ export class PixService {
   /** The expiry job: an unpaid charge becomes Expired (idempotent). */
   async expire(id: string): Promise<void> {
     await this.database.db.transaction().execute(async (trx) => {
-      const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', id).where('status', '=', 'Pending').returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
+      const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', id).where('status', 'in', EXPIRABLE).returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
       if (expired) await recordEvents(trx, this.queue, [pixChargeEvent(expired, 'pix_charge.expired', this.clock.now().toISOString(), { expiresAt: expired.expires_at })]);
     });
   }

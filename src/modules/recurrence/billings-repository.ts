@@ -2,11 +2,12 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import type { BillingRow } from './resources.js';
+import { assertTransition, sourcesOf, type BillingStatus, type SubscriptionStatus } from '../../domain/lifecycles.js';
 
 export type BillingSortColumn = keyof BillingRow;
 export interface BillingFilter {
   merchantId: string;
-  status?: string;
+  status?: BillingStatus;
   /** Inclusive lower bound of expire_at (ISO instant). */
   expireFrom?: string;
   /** Exclusive upper bound of expire_at (ISO instant). */
@@ -15,7 +16,7 @@ export interface BillingFilter {
 
 /** A billing with what its charge needs from its subscription and plan, in one read. */
 export interface ChargeState extends BillingRow {
-  sub_status: string;
+  sub_status: SubscriptionStatus;
   vault_id: string;
   account_number: number;
   plan_id: string;
@@ -35,6 +36,9 @@ export interface Modification {
   by: string;
   at: string;
 }
+
+/** The states a billing is cancelled from (the billings table). */
+const CANCELABLE = sourcesOf('billings', 'Canceled');
 
 export const billingsRepository = {
   /** Inserts each billing n of a subscription unless it exists already: answers the ids this call made. */
@@ -133,6 +137,7 @@ export const billingsRepository = {
     fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history'>,
     at: string,
   ): Promise<boolean> {
+    outcomeOfOpened(fields.status);
     const result = await db
       .updateTable('billings')
       .set({ ...fields, charging_payment_id: null, modified_by: SYSTEM, modified_at: at })
@@ -150,6 +155,7 @@ export const billingsRepository = {
    */
   async recordMany(db: Executor, outcomes: readonly BillingOutcome[], at: string): Promise<Set<string>> {
     if (outcomes.length === 0) return new Set();
+    for (const o of outcomes) outcomeOfOpened(o.fields.status);
     const values = sql.join(
       padded([...outcomes]).map(
         (o) => sql`(${o.claim.billingId}, ${o.claim.paymentId}, cast(${o.claim.attempt + 1} as integer), ${o.fields.status}, cast(${o.fields.next_attempt_at} as text), ${o.fields.attempts_history})`,
@@ -173,7 +179,7 @@ export const billingsRepository = {
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('billing_id', '=', billingId)
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
@@ -185,7 +191,7 @@ export const billingsRepository = {
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
       .where('subscription_id', '=', subscriptionId)
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .returning(CANCELED_FIELDS)
       .execute();
@@ -196,7 +202,7 @@ export const billingsRepository = {
     return db
       .updateTable('billings')
       .set({ status: 'Canceled', next_attempt_at: null, modified_by: m.by, modified_at: m.at })
-      .where('status', '=', 'Opened')
+      .where('status', 'in', CANCELABLE)
       .where('charging_payment_id', 'is', null)
       .where('subscription_id', 'in', (eb) =>
         eb.selectFrom('subscriptions').select('subscription_id').where('plan_id', '=', planId).where('status', 'in', ['Active', 'Blocked', 'PendingAuthorization']),
@@ -210,6 +216,7 @@ export const billingsRepository = {
    * the status Opened and the count of attempts read, so a repeated report records nothing twice.
    */
   async recordPix(db: Executor, billingId: string, attemptsRead: number, fields: Pick<BillingRow, 'status' | 'next_attempt_at' | 'attempts_history' | 'attempts_made'>, at: string): Promise<boolean> {
+    outcomeOfOpened(fields.status);
     const result = await db
       .updateTable('billings')
       .set({ ...fields, modified_by: SYSTEM, modified_at: at })
@@ -281,6 +288,15 @@ function chargeStates(db: Executor) {
       'p.amount as plan_amount',
       'p.payment_method as plan_payment_method',
     ]);
+}
+
+/**
+ * Every move of a billing starts Opened (the billings table in src/domain/lifecycles.ts), which
+ * the writers' `status = 'Opened'` guard holds; a retry keeps it Opened. Any other outcome not in
+ * the table is IllegalTransition, before the statement.
+ */
+function outcomeOfOpened(to: BillingStatus): void {
+  if (to !== 'Opened') assertTransition('billings', 'Opened', to);
 }
 
 /** The list grown to a power of two by repeating its first item: a statement of one of a few texts. */

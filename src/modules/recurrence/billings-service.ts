@@ -13,6 +13,7 @@ import { plansRepository } from './plans-repository.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { historyOf, toBilling, toSubscription, type AttemptEntry, type BillingDetail, type BillingRow, type BillingView } from './resources.js';
 import { chargeCents } from './plan-rules.js';
+import type { BillingStatus } from '../../domain/lifecycles.js';
 
 /** orderBy fields: the top-level fields (the embedded subscription is not one). */
 const SORTABLE: Record<string, BillingSortColumn> = {
@@ -29,7 +30,7 @@ const SORTABLE: Record<string, BillingSortColumn> = {
 
 export interface BillingQuery extends ListQuery {
   mid?: string;
-  status?: string;
+  status?: BillingStatus;
   expirationDateRangeStartDate?: string;
   expirationDateRangeEndDate?: string;
 }

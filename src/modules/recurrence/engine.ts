@@ -9,6 +9,7 @@ import { subscriptionsRepository } from './subscriptions-repository.js';
 import { billingEvent, subscriptionEvent } from './events.js';
 import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
 import { cobrSendAt } from '../../domain/pix-automatico.js';
+import type { BillingRow } from './resources.js';
 
 export { CHARGE_JOB, chargeKey, PIX_SEND_JOB, planCycleOf, type ChargeBy, type ChargePayload, type EndedBilling, type Ending, type NewBilling, type Outbox, type PlanCycle } from './billing-terms.js';
 
@@ -64,7 +65,7 @@ export class BillingEngine implements EngineWrites {
     if (billings.length === 0) return [];
     const now = this.ctx.clock.now();
     const at = now.toISOString();
-    const rows = billings.map((b) => {
+    const rows = billings.map((b): BillingRow => {
       const due = b.dueAt.toISOString();
       return {
         billing_id: timeOrderedUuid(now),

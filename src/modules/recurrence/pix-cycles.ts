@@ -10,12 +10,13 @@ import { billingEvent, subscriptionEvent } from './events.js';
 import { chargeCents } from './plan-rules.js';
 import { subscriptionsRepository } from './subscriptions-repository.js';
 import { historyOf, type AttemptEntry } from './resources.js';
+import type { SubscriptionStatus } from '../../domain/lifecycles.js';
 
 /** Asks the PSP to settle a failed cycle again (`POST /cobr/{txid}/retentativa/{data}`). */
 export const PIX_RETRY_JOB = 'billing.pix.retry';
 
 /** Statuses a Pix subscription leaves when its recurrence ends. */
-const ENDABLE = ['PendingAuthorization', 'Active', 'Blocked'];
+const ENDABLE: readonly SubscriptionStatus[] = ['PendingAuthorization', 'Active', 'Blocked'];
 
 /**
  * The billing engine's Pix side: a Pix subscription's billings are not charged by a worker but

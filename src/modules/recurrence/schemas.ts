@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { EXAMPLES } from '../../http/examples.js';
+import type { BillingStatus as BillingStatusName, SubscriptionStatus as SubscriptionStatusName } from '../../domain/lifecycles.js';
 
 const Nullable = <T extends import('@sinclair/typebox').TSchema>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -14,8 +15,8 @@ export const PlanType = Type.Union([
   Type.Literal('Custom'),
 ]);
 export const PlanStatus = Type.Union([Type.Literal('Active'), Type.Literal('Inactive'), Type.Literal('Canceled')]);
-export const SubscriptionStatus = Type.Union(['Active', 'Blocked', 'Canceled', 'Finished'].map((s) => Type.Literal(s)));
-export const BillingStatus = Type.Union(['Opened', 'PaymentInvalid', 'Canceled', 'Denied', 'Paid'].map((s) => Type.Literal(s)));
+export const SubscriptionStatus = Type.Union((['Active', 'Blocked', 'Canceled', 'Finished'] as const satisfies readonly SubscriptionStatusName[]).map((s) => Type.Literal(s)));
+export const BillingStatus = Type.Union((['Opened', 'PaymentInvalid', 'Canceled', 'Denied', 'Paid'] as const satisfies readonly BillingStatusName[]).map((s) => Type.Literal(s)));
 
 /** The seed's Plan fields on create (and update, where merchantId is required too). */
 const planFields = {

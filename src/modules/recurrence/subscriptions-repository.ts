@@ -2,16 +2,17 @@ import type { Dialect, Executor } from '../../db/connection.js';
 import type { Paging } from '../../http/listing.js';
 import { containsIgnoreCase } from './listing-sql.js';
 import type { SubscriptionRow } from './resources.js';
+import { assertTransitions, type SubscriptionStatus } from '../../domain/lifecycles.js';
 
 export type SubscriptionSortColumn = keyof SubscriptionRow;
 export interface SubscriptionFilter {
   merchantId: string;
   planName?: string;
-  status?: string;
+  status?: SubscriptionStatus;
 }
 
 /** Statuses a subscription bills in, or may come back from (Actived). */
-export const LIVE = ['Active', 'Blocked'] as const;
+export const LIVE: readonly SubscriptionStatus[] = ['Active', 'Blocked'];
 
 export const subscriptionsRepository = {
   async insert(db: Executor, row: SubscriptionRow): Promise<void> {
@@ -32,7 +33,7 @@ export const subscriptionsRepository = {
    * on PostgreSQL (SQLite has one writer at a time), so a cancel racing the caller's transaction
    * either commits first (and is read) or waits for it (and then sees what it wrote).
    */
-  async statusOf(db: Executor, subscriptionId: string, dialect?: Dialect): Promise<string> {
+  async statusOf(db: Executor, subscriptionId: string, dialect?: Dialect): Promise<SubscriptionStatus> {
     let query = db.selectFrom('subscriptions').select('status').where('subscription_id', '=', subscriptionId);
     if (dialect === 'postgres') query = query.forShare();
     const row = await query.executeTakeFirst();
@@ -44,7 +45,7 @@ export const subscriptionsRepository = {
    * statusOf for several subscriptions in one read, locked alike, in id order so two
    * transactions that lock some of the same rows take them in the same order.
    */
-  async statusOfMany(db: Executor, subscriptionIds: readonly string[], dialect?: Dialect): Promise<Map<string, string>> {
+  async statusOfMany(db: Executor, subscriptionIds: readonly string[], dialect?: Dialect): Promise<Map<string, SubscriptionStatus>> {
     if (subscriptionIds.length === 0) return new Map();
     let query = db.selectFrom('subscriptions').select(['subscription_id', 'status']).where('subscription_id', 'in', [...new Set(subscriptionIds)]).orderBy('subscription_id');
     if (dialect === 'postgres') query = query.forShare();
@@ -83,15 +84,19 @@ export const subscriptionsRepository = {
    * The dashboard's list: newest first, keyset-paged on (created_at, subscription_id) so a page
    * costs the same at any depth (the merchant/status/created_at indexes of migration 0003).
    */
-  async keysetPage(db: Executor, filter: { merchantId: string; status?: string }, limit: number, after?: { createdAt: string; id: string }): Promise<SubscriptionRow[]> {
+  async keysetPage(db: Executor, filter: { merchantId: string; status?: SubscriptionStatus }, limit: number, after?: { createdAt: string; id: string }): Promise<SubscriptionRow[]> {
     let query = db.selectFrom('subscriptions').selectAll().where('merchant_id', '=', filter.merchantId);
     if (filter.status) query = query.where('status', '=', filter.status);
     if (after) query = query.where((eb) => eb(eb.refTuple('created_at', 'subscription_id'), '<', eb.tuple(after.createdAt, after.id)));
     return query.orderBy('created_at', 'desc').orderBy('subscription_id', 'desc').limit(limit).execute();
   },
 
-  /** Conditional move: false when the subscription was not in one of `from` (a concurrent change won). */
-  async transition(db: Executor, subscriptionId: string, from: readonly string[], to: string, at: string, extra: Partial<SubscriptionRow> = {}): Promise<boolean> {
+  /**
+   * Conditional move: false when the subscription was not in one of `from` (a concurrent change
+   * won). Each state of `from` must move to `to` in the subscriptions table (IllegalTransition).
+   */
+  async transition(db: Executor, subscriptionId: string, from: readonly SubscriptionStatus[], to: SubscriptionStatus, at: string, extra: Partial<SubscriptionRow> = {}): Promise<boolean> {
+    assertTransitions('subscriptions', from, to);
     const result = await db
       .updateTable('subscriptions')
       .set({ ...extra, status: to, updated_at: at })
@@ -106,7 +111,9 @@ export const subscriptionsRepository = {
     // One statement per status before, so each cancelled subscription's event tells it.
     const canceled = [];
     // A Pix subscription still awaiting its payer goes too: it must not become Active under a Canceled plan.
-    for (const from of [...LIVE, 'PendingAuthorization']) {
+    const live: readonly SubscriptionStatus[] = [...LIVE, 'PendingAuthorization'];
+    assertTransitions('subscriptions', live, 'Canceled');
+    for (const from of live) {
       const rows = await db
         .updateTable('subscriptions')
         .set({ status: 'Canceled', updated_at: at, ...(from === 'PendingAuthorization' || from === 'Active' ? { canceled_reason: 'The plan was canceled.', canceled_by: 'merchant' } : {}) })

@@ -16,6 +16,7 @@ export type { SubscribeBody } from './resources.js';
 import { PixSubscriptions } from './pix-subscriptions.js';
 import { scheduleCardExpiring } from './card-expiring.js';
 import type { PixRecurrencePort } from './pix-port.js';
+import type { SubscriptionStatus } from '../../domain/lifecycles.js';
 
 const DAY_MS = 86_400_000;
 
@@ -97,7 +98,7 @@ export class SubscriptionService {
     return toSubscription(row, plans.get(row.plan_id)!, pix.get(row.subscription_id));
   }
 
-  async list(principal: Principal, query: ListQuery & { planName?: string; status?: string }): Promise<ListEnvelope<SubscriptionView>> {
+  async list(principal: Principal, query: ListQuery & { planName?: string; status?: SubscriptionStatus }): Promise<ListEnvelope<SubscriptionView>> {
     const p = paging(query, SORTABLE);
     const db = this.database.db;
     const { rows, total } = await subscriptionsRepository.list(db, { merchantId: principal.merchantId, planName: query.planName, status: query.status }, p);
@@ -111,7 +112,7 @@ export class SubscriptionService {
    * API's `list` pages by OFFSET and counts every row, which a screen scrolled deep cannot afford.
    * `after` is the last row of the previous page; `next` is there when another page may follow.
    */
-  async page(principal: Principal, query: { status?: string; after?: { createdAt: string; id: string }; limit: number }): Promise<{ items: SubscriptionView[]; next?: { createdAt: string; id: string } }> {
+  async page(principal: Principal, query: { status?: SubscriptionStatus; after?: { createdAt: string; id: string }; limit: number }): Promise<{ items: SubscriptionView[]; next?: { createdAt: string; id: string } }> {
     // The dashboard's list decides nothing: the replica when one is usable (DATABASE_READ_URL).
     const db = readDatabase(this.database).db;
     const rows = await subscriptionsRepository.keysetPage(db, { merchantId: principal.merchantId, status: query.status }, query.limit + 1, query.after);

@@ -17,6 +17,7 @@ import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sa
 import { outlookReads, type ExpectedDay, type PrepaymentQuote } from './receivables-forecast.js';
 import { disputeMoney } from './disputes.js';
 import { creditRefundBack, refundReceivables, type RefundMoneyDeps } from './refunds.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 
 export const SWEEP_JOB = 'settlement.sweep';
 /** Installments settled per transaction: bounded transactions whatever the day's volume. */
@@ -83,7 +84,7 @@ function installmentEvent(r: InstallmentChange, oldValue: string, newValue: stri
 }
 
 /** The catalogue's event of the same installment change (docs/events.md). */
-function installmentBusinessEvent(r: InstallmentChange, oldStatus: string, status: 'Paid' | 'Canceled', at: string): BusinessEvent {
+function installmentBusinessEvent(r: InstallmentChange, oldStatus: PaymentStatus, status: 'Paid' | 'Canceled', at: string): BusinessEvent {
   return {
     merchantId: r.merchant_id,
     accountNumber: Number(r.account_number),
@@ -115,14 +116,14 @@ export class SettlementService {
   }
 
   /** Called beside every payments transition, in its transaction. */
-  async onPaymentTransition(trx: Executor, payment: PaymentRow, from: string, to: string): Promise<void> {
+  async onPaymentTransition(trx: Executor, payment: PaymentRow, from: PaymentStatus, to: PaymentStatus): Promise<void> {
     if (from === 'Blocked' && to === 'Authorized') {
       await receivablesRepository.release(trx, payment.payment_id);
       await this.settleDue(trx, this.today(), payment.payment_id);
     } else if (to === 'Canceled') {
       const canceled = await receivablesRepository.cancel(trx, payment.payment_id);
       // An installment already received reads Paid before; an open one, its A or B status.
-      const before = (r: InstallmentChange) => (r.received_status === 'P' ? 'Paid' : r.installment_status === 'B' ? 'Blocked' : 'Authorized');
+      const before = (r: InstallmentChange): PaymentStatus => (r.received_status === 'P' ? 'Paid' : r.installment_status === 'B' ? 'Blocked' : 'Authorized');
       const at = this.clock.now().toISOString();
       await recordNotifications(
         trx,

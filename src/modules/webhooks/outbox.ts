@@ -4,6 +4,7 @@ import type { Executor } from '../../db/connection.js';
 import type { WebhookNotificationsTable } from '../../db/schema.js';
 import type { JobQueue, NewJob } from '../../jobs/queue.js';
 import { receives, type EventType } from './event-types.js';
+import type { PaymentStatus } from '../../domain/lifecycles.js';
 
 /**
  * The transactional outbox of notifications. Every writer of an event row (a payment's status,
@@ -38,7 +39,7 @@ export interface BusinessEvent {
   data: Record<string, unknown>;
 }
 /** The transaction and installment values that are notified (seed "Events" 1). */
-export const NOTIFIED_STATUSES: readonly string[] = ['Authorized', 'Canceled', 'Blocked', 'Paid'];
+export const NOTIFIED_STATUSES: readonly string[] = ['Authorized', 'Canceled', 'Blocked', 'Paid'] satisfies readonly PaymentStatus[];
 
 /** A change on an account, as the seed's webhook notification tells it (movementId comes from the row). */
 export interface AccountEvent {

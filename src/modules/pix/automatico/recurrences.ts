@@ -11,7 +11,7 @@ import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
 import { PixProviderRefused } from '../../../pix-provider/types.js';
 import { recordEvents } from '../../webhooks/outbox.js';
 import { pendingChargeRow } from '../charge-row.js';
-import { pixChargeEvent } from '../charge-paid.js';
+import { EXPIRABLE, pixChargeEvent } from '../charge-paid.js';
 import { recurrencePayload } from './payload.js';
 import { recurrencesRepository, type RecurrenceRow, type RecurringChargeRow } from './repository.js';
 import { PspRecurrenceReports } from './psp-reports.js';
@@ -246,7 +246,7 @@ export class PixRecurrences {
     const moved = await recurrencesRepository.transition(trx, rec.recurrence_id, ['CRIADA', 'APROVADA'], { status: end.status, reason: end.reason, canceled_by: end.status === 'CANCELADA' ? end.by : null, updated_at: at });
     if (!moved) return false;
     await recurrencesRepository.cancelOpenCharges(trx, rec.recurrence_id, at);
-    const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', rec.first_charge_id).where('status', '=', 'Pending').returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
+    const expired = await trx.updateTable('pix_charges').set({ status: 'Expired' }).where('id', '=', rec.first_charge_id).where('status', 'in', EXPIRABLE).returning(['id', 'merchant_id', 'account_number', 'amount', 'expires_at']).executeTakeFirst();
     if (expired) await recordEvents(trx, this.deps.queue, [pixChargeEvent(expired, 'pix_charge.expired', at, { expiresAt: expired.expires_at })]);
     return true;
   }

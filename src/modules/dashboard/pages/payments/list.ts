@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import type { PaymentStatus } from '../../../../domain/lifecycles.js';
 import type { AppContext } from '../../../../context.js';
 import { addDays } from '../../../../domain/calendar.js';
 import { ApiError } from '../../../../http/errors.js';
@@ -112,7 +113,7 @@ const strings = bilingual(
 interface PaymentsFilterView {
   from: string;
   to: string;
-  status: string;
+  status: PaymentStatus | '';
   reference: string;
   lastFour: string;
 }

@@ -8,9 +8,9 @@ import { pageOf, requireMerchant, requireScope, sendPage, type DashboardDeps } f
 import { bilingual, common } from '../../i18n.js';
 import { layout, type PageContext } from '../../layout.js';
 import { badge, decodeCursor, encodeCursor, pager, withAfter, type Tone } from '../../lists.js';
+import { SUBSCRIPTION_STATUSES } from '../../../../domain/lifecycles.js';
 
 const PAGE_SIZE = 25;
-const SUBSCRIPTION_STATUSES = ['PendingAuthorization', 'Active', 'Blocked', 'Canceled', 'Finished'] as const;
 
 const ListQuery = Type.Object({
   status: Type.Optional(Type.Union([Type.Literal(''), ...SUBSCRIPTION_STATUSES.map((s) => Type.Literal(s))])),
