@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { ErrorItem } from '../http/errors.js';
+import type { ErrorItem } from '../domain/errors.js';
 
 export type MetricsAccess = (authorization: string | undefined) => { status: 401 | 404; errors: ErrorItem[] } | null;
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
+import { DomainError, forbidden, unauthenticated } from '../../domain/errors.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
@@ -162,19 +162,19 @@ export class AuthService {
   /** The claims of a valid bearer token for `api`; throws 401 for anything else. */
   private async verifiedClaims(api: ApiName, authorization: string | undefined): Promise<TokenClaims> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
+    if (!match) throw unauthenticated('Authorization header must be "Bearer <accessToken>".');
     const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
-    if ('refused' in claims) throw unauthorized(claims.refused);
+    if ('refused' in claims) throw unauthenticated(claims.refused);
     return claims;
   }
 
   /** The credential behind `claims` (revoked: 401, address: 403), then the scope (403). */
   private async checked(claims: TokenClaims, ip: string, scope?: Scope): Promise<Principal> {
     const credential = await this.merchants.activeCredential(claims.userName);
-    if (!credential) throw unauthorized('The credential of this token was revoked.');
+    if (!credential) throw unauthenticated('The credential of this token was revoked.');
     if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
     if (scope && !claims.scopes.includes(scope)) {
-      throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
+      throw new DomainError('forbidden', 'insufficient_scope', `This token lacks the "${scope}" scope.`);
     }
     return claims;
   }

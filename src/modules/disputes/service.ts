@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { addDays, isIsoDate, toIsoDate } from '../../domain/calendar.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope } from '../../http/listing.js';
 import { timeOrderedUuid } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -90,7 +90,7 @@ function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<Dispute
   const today = toIsoDate(now);
   const at = now.toISOString();
   const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
-  if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
+  if (!isIsoDate(respondBy) || respondBy < today) throw invalid('respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
   return {
     dispute_id: timeOrderedUuid(now),
     ...fields,
@@ -137,10 +137,10 @@ export class DisputeService {
       if (payment.status !== 'Authorized' && payment.status !== 'Paid') throw conflict(`A payment in status ${payment.status} cannot be disputed; only Authorized or Paid ones can.`, 'status');
       if (payment.open_dispute_id) throw conflict(`Dispute ${payment.open_dispute_id} of this payment is still open.`, 'status');
       const reason = reasonOf(payment.brand, notice.reasonCode);
-      if (!reason) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a ${payment.brand} chargeback reason code.`);
+      if (!reason) throw invalid('reasonCode', `${notice.reasonCode} is not a ${payment.brand} chargeback reason code.`);
       const left = Number(payment.amount) - Number(payment.refunded_amount) - Number(payment.charged_back_amount);
       const amount = notice.amount ?? left;
-      if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
+      if (amount > left) throw invalid('amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
       const row = newDisputeRow(now, notice, {
         type: 'chargeback',
         payment_id: payment.payment_id,
@@ -167,8 +167,8 @@ export class DisputeService {
    */
   private async registerMed(notice: ChargebackNotice): Promise<DisputeResult> {
     const { database, clock, pix } = this.deps;
-    if (notice.paymentId !== undefined && notice.pixChargeId !== undefined) throw new ApiError(400, 'pixChargeId', 'Name either paymentId (a chargeback) or pixChargeId (a MED claim), not both.');
-    if (notice.pixChargeId === undefined) throw new ApiError(400, 'paymentId', 'paymentId (a chargeback) or pixChargeId (a MED claim) is required.');
+    if (notice.paymentId !== undefined && notice.pixChargeId !== undefined) throw invalid('pixChargeId', 'Name either paymentId (a chargeback) or pixChargeId (a MED claim), not both.');
+    if (notice.pixChargeId === undefined) throw invalid('paymentId', 'paymentId (a chargeback) or pixChargeId (a MED claim) is required.');
     const chargeId = notice.pixChargeId;
     const now = clock.now();
     const at = now.toISOString();
@@ -178,9 +178,9 @@ export class DisputeService {
       if (charge.status !== 'Paid') throw conflict(`A Pix charge in status ${charge.status} cannot be claimed; only a Paid one can.`, 'status');
       if (charge.med_dispute_id) throw conflict(`Dispute ${charge.med_dispute_id} of this charge is still open.`, 'status');
       const reason = MED_REASON_CODES[notice.reasonCode];
-      if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
+      if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw invalid('reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
       const amount = notice.amount ?? charge.claimable;
-      if (amount < 1 || amount > charge.claimable) throw new ApiError(400, 'amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
+      if (amount < 1 || amount > charge.claimable) throw invalid('amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
       const row = newDisputeRow(now, notice, {
         type: 'pix_med',
         payment_id: charge.id,
@@ -199,9 +199,9 @@ export class DisputeService {
   }
 
   async list(merchantId: string, query: DisputeQuery): Promise<ListEnvelope<DisputeSummary>> {
-    if (query.startDate && query.endDate && query.startDate > query.endDate) throw new ApiError(400, 'query.endDate', 'query.endDate must not be before query.startDate.');
+    if (query.startDate && query.endDate && query.startDate > query.endDate) throw invalid('query.endDate', 'query.endDate must not be before query.startDate.');
     for (const [tag, value] of [['query.startDate', query.startDate], ['query.endDate', query.endDate]] as const) {
-      if (value !== undefined && !isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date (YYYY-MM-DD).`);
+      if (value !== undefined && !isIsoDate(value)) throw invalid(tag, `${tag} must be a date (YYYY-MM-DD).`);
     }
     const p = paging(query, SORTABLE);
     const filter = {
