@@ -10,31 +10,16 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import type { PaymentService } from '../payments/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
+import { newDisputeRow, summaryOf, transactionStatus, type ChargebackNotice } from './dispute-rows.js';
 import { checkEvidence } from './evidence.js';
-import { brandNotation, MED_REASON_CODES, reasonOf } from './reason-codes.js';
+import { MED_REASON_CODES, reasonOf } from './reason-codes.js';
 import { disputesRepository, OPEN_STATUSES, type DisputeRow, type DisputeSortColumn } from './repository.js';
 import type { DisputeQuery, DisputeResult, DisputeStatus, DisputeSummary, EvidenceBody } from './schemas.js';
 
-/** Days a merchant has to answer, when the acquirer's notice names no deadline. */
-const DEFAULT_RESPONSE_DAYS = 10;
 const SORTABLE: Record<string, DisputeSortColumn> = { createdDate: 'created_at', createdAt: 'created_at', respondBy: 'respond_by', amount: 'amount', status: 'status' };
 
 /** The associated data a dispute file's content is sealed with: bound to its own row. */
 export const disputeFileAd = (fileId: string) => `dispute_file:${fileId}`;
-
-/**
- * A chargeback as the acquirer reports it. The operator's API and the sandbox make one today;
- * an acquirer's chargeback feed (Cielo's notifications) would make the same, with its source.
- */
-export interface ChargebackNotice {
-  /** A card payment's chargeback; or, with `pixChargeId`, a MED claim against a received Pix. */
-  paymentId?: string;
-  pixChargeId?: string;
-  reasonCode: string;
-  amount?: number;
-  respondBy?: string;
-  source: 'operator' | 'sandbox' | 'acquirer';
-}
 
 /** A MED claim decided against the merchant, as the Pix side is told of it. */
 export interface LostMedClaim {
@@ -63,47 +48,6 @@ export interface DisputeDeps {
   payments: Pick<PaymentService, 'disputes'>;
   settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute' | 'chargeBack'>;
   pix: PixClaims;
-}
-
-function summaryOf(row: DisputeRow): DisputeSummary {
-  return {
-    disputeId: row.dispute_id,
-    type: row.type,
-    paymentId: row.type === 'pix_med' ? null : row.payment_id,
-    pixChargeId: row.type === 'pix_med' ? row.payment_id : null,
-    status: row.status as DisputeStatus,
-    reasonCode: row.reason_code,
-    brandReasonCode: brandNotation(row.brand, row.reason_code),
-    reasonMessage: reasonOf(row.brand, row.reason_code)?.message ?? row.reason_code,
-    liabilityShift: Boolean(row.liability_shift),
-    amount: Number(row.amount),
-    respondBy: row.respond_by,
-    createdAt: row.created_at,
-    closedAt: row.closed_at,
-    refundId: row.refund_id ?? null,
-  };
-}
-
-
-/** A new dispute's row, NeedsResponse; `respondBy` defaults to DEFAULT_RESPONSE_DAYS from today and may not be past. */
-function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<DisputeRow, 'type' | 'payment_id' | 'merchant_id' | 'account_number' | 'brand' | 'amount'>): DisputeRow {
-  const today = toIsoDate(now);
-  const at = now.toISOString();
-  const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
-  if (!isIsoDate(respondBy) || respondBy < today) throw invalid('respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
-  return {
-    dispute_id: timeOrderedUuid(now),
-    ...fields,
-    reason_code: notice.reasonCode,
-    respond_by: respondBy,
-    status: 'NeedsResponse',
-    source: notice.source,
-    created_at: at,
-    updated_at: at,
-    closed_at: null,
-    refund_id: null,
-    liability_shift: 0,
-  };
 }
 
 /**
@@ -361,9 +305,4 @@ export class DisputeService {
       disputes: await sandboxDelete(executor, 'disputes', merchantId),
     };
   }
-}
-
-/** The seed's TransactionStatus webhook of a disputed transaction's change (installment 0: the whole transaction). */
-function transactionStatus(row: DisputeRow, payment: { nsu: string | null; authorization_code: string | null }, oldValue: string, newValue: string, at: string): AccountEvent[] {
-  return [{ merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: payment.nsu ?? '', codAuth: payment.authorization_code ?? '', installmentNumber: 0, oldValue, newValue, at }];
 }
