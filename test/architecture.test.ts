@@ -165,6 +165,20 @@ describe('module boundaries and layering', () => {
   });
 });
 
+/** Over the limit until the cards module is split: remove at merge. */
+const OVERSIZED_PENDING = new Set(['modules/cards/service.ts']);
+
+describe('file size', () => {
+  it('no file in src/ is over 350 lines (the table types in db/schema.ts and the migrations apart)', () => {
+    const all = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? all(join(dir, name)) : [join(dir, name)]));
+    const offences = all(src)
+      .map((path) => ({ rel: relative(src, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter((f) => /\.(ts|js|css)$/.test(f.rel) && f.rel !== 'db/schema.ts' && !f.rel.startsWith('db/migrations/') && !OVERSIZED_PENDING.has(f.rel) && f.lines > 350)
+      .map((f) => `${f.rel}: ${f.lines} lines`);
+    expect(offences).toEqual([]);
+  });
+});
+
 /** Strongly connected components of the file import graph (Tarjan), the singletons left out. */
 function importCircles(): string[][] {
   const graph = new Map(sources.map((f) => [f.rel, importsOf(f).filter((t) => t !== f.rel)]));
