@@ -132,7 +132,7 @@ try {
   const page = await fetch(`${base}/pay/${link.id}`);
   const html = await page.text();
   if (page.status !== 200 || !html.includes('check-dist')) fail(`/pay/${link.id} answered ${page.status}`);
-  for (const [name, type] of [['checkout.js', 'javascript'], ['checkout.css', 'css']]) {
+  for (const [name, type] of [['card-checks.js', 'javascript'], ['checkout.js', 'javascript'], ['checkout.css', 'css']]) {
     const href = new RegExp(`(?:src|href)="(/pay/assets/${name.replace('.', '\\.')}\\?v=[0-9a-f]+)"`).exec(html)?.[1];
     if (!href) fail(`the checkout page links no ${name}`);
     const res = await fetch(`${base}${href}`);
@@ -142,7 +142,7 @@ try {
       fail(`${href} answered ${res.status} ${res.headers.get('content-type')}, ${body === source ? 'same' : 'different'} content`);
     }
   }
-  step(`the hosted checkout page /pay/${link.id} and its checkout.js and checkout.css are served`);
+  step(`the hosted checkout page /pay/${link.id} and its card-checks.js, checkout.js and checkout.css are served`);
 
   // 4. docker stop: SIGTERM, a clean shutdown, exit code 0.
   server.kill('SIGTERM');

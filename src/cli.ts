@@ -5,7 +5,7 @@ import { COMMANDS, commandHelp, usage } from './cli/commands.js';
 import { assertProductionSecrets, ConfigError, loadConfig, type Config } from './config.js';
 import { createContext, type AppContext } from './context.js';
 import { openDatabase, type Database } from './db/connection.js';
-import { ApiError } from './http/errors.js';
+import { DomainError, invalid } from './domain/errors.js';
 import { createLogger } from './logger.js';
 
 export type { CliIo } from './cli/command.js';
@@ -34,18 +34,18 @@ function findCommand(words: string[]): { command: Command; rest: string[] } | un
 }
 
 /** parseArgs' errors, turned into the error array naming the flag or argument at fault. */
-function argumentError(error: unknown, command: Command): ApiError | undefined {
+function argumentError(error: unknown, command: Command): DomainError | undefined {
   const code = (error as { code?: string }).code;
   if (typeof code !== 'string' || !code.startsWith('ERR_PARSE_ARGS')) return undefined;
   const message = (error as Error).message;
   const flag = /'(-{1,2}[^' ]+)/.exec(message)?.[1] ?? 'arguments';
   const known = Object.keys(command.options ?? {}).map((o) => `--${o}`);
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    return new ApiError(400, flag, `"gateway ${command.name}" has no option ${flag}; it takes ${known.length ? known.join(', ') : 'no options'} (gateway ${command.name} --help).`);
+    return invalid(flag, `"gateway ${command.name}" has no option ${flag}; it takes ${known.length ? known.join(', ') : 'no options'} (gateway ${command.name} --help).`);
   }
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return new ApiError(400, flag, `${flag}: ${message.replace(/^Option '[^']*' /, '')}.`);
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return new ApiError(400, 'arguments', `Unexpected argument ${/'([^']*)'/.exec(message)?.[0] ?? ''} for "gateway ${command.name}".`);
-  return new ApiError(400, 'arguments', message);
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return invalid(flag, `${flag}: ${message.replace(/^Option '[^']*' /, '')}.`);
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return invalid('arguments', `Unexpected argument ${/'([^']*)'/.exec(message)?.[0] ?? ''} for "gateway ${command.name}".`);
+  return invalid('arguments', message);
 }
 
 /** Required flags present, integer flags whole and in range: each problem names its flag. */
@@ -60,7 +60,7 @@ function checkValues(command: Command, values: Record<string, string | boolean |
       if (!/^\d+$/.test(String(value)) || n < min || n > max) problems.push({ tag: `--${name}`, description: `--${name} must be a whole number from ${min} to ${max}, got "${value}".` });
     }
   }
-  if (problems.length) throw new ApiError(400, problems);
+  if (problems.length) throw invalid(problems);
 }
 
 /** Runs one command; answers the process exit code. `context` lets tests share their database. */
@@ -98,7 +98,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, context?: Ap
     if (positionals.length > (command.positionals ?? 0)) throw Object.assign(new TypeError(`Unexpected argument '${positionals.at(-1)}'`), { code: 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' });
     checkValues(command, values);
   } catch (error) {
-    const problem = error instanceof ApiError ? error : argumentError(error, command);
+    const problem = error instanceof DomainError ? error : argumentError(error, command);
     if (!problem) throw error;
     print(problem.errors);
     io.err(`usage: gateway ${commandHelp(command).split('\n')[0].replace(/^usage: gateway /, '')}`);
@@ -122,7 +122,7 @@ export async function runCli(argv: string[], io: CliIo = defaultIo, context?: Ap
     };
     return (await command.run(run)) ?? 0;
   } catch (error) {
-    if (error instanceof ApiError) {
+    if (error instanceof DomainError) {
       print(error.errors);
       return 1;
     }

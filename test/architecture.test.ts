@@ -84,6 +84,24 @@ const EXCEPTIONS = new Set([
   'modules/antifraud -> payments',
 ]);
 
+/** Still importing src/http/errors while the payments and cards modules move to domain errors: remove at merge. */
+const HTTP_ERRORS_PENDING = new Set([
+  'modules/cards/card-data.ts',
+  'modules/cards/keys.ts',
+  'modules/cards/service.ts',
+  'modules/cards/zero-auth.ts',
+  'modules/payments/authentication.ts',
+  'modules/payments/authorization.ts',
+  'modules/payments/batch.ts',
+  'modules/payments/card-source.ts',
+  'modules/payments/disputes.ts',
+  'modules/payments/read-models.ts',
+  'modules/payments/refunds.ts',
+  'modules/payments/request-rules.ts',
+  'modules/payments/service.ts',
+  'modules/payments/three-ds-state.ts',
+]);
+
 describe('module boundaries and layering', () => {
   it("no module imports another module's repository or route files", () => {
     const offences: string[] = [];
@@ -126,6 +144,16 @@ describe('module boundaries and layering', () => {
     expect(sources.filter((f) => /(^|\/)routes\/schemas\.ts$/.test(f.rel)).map((f) => f.rel)).toEqual([]);
   });
 
+  it('services throw domain errors: only the HTTP layer imports src/http/errors', () => {
+    // Route files, src/http and the dashboard's pages turn errors into answers; everything else
+    // throws src/domain/errors.ts and never picks a status.
+    const http = (rel: string) => /(^|\/)routes(\/|\.ts$)/.test(rel) || rel.startsWith('http/') || rel.startsWith('modules/dashboard/pages/');
+    const offences = sources
+      .filter((f) => !http(f.rel) && !HTTP_ERRORS_PENDING.has(f.rel) && importsOf(f).includes('http/errors.ts'))
+      .map((f) => f.rel);
+    expect(offences).toEqual([]);
+  });
+
   it('src/domain is pure: it imports only src/domain', () => {
     const offences = sources
       .filter((f) => f.rel.startsWith('domain/'))
@@ -133,6 +161,20 @@ describe('module boundaries and layering', () => {
         const packages = [...f.text.matchAll(/from\s+['"]([^'".][^'"]*)['"]/g)].map((m) => m[1]);
         return [...importsOf(f).filter((t) => !t.startsWith('domain/')), ...packages].map((t) => `${f.rel} imports ${t}`);
       });
+    expect(offences).toEqual([]);
+  });
+});
+
+/** Over the limit until the cards module is split: remove at merge. */
+const OVERSIZED_PENDING = new Set(['modules/cards/service.ts']);
+
+describe('file size', () => {
+  it('no file in src/ is over 350 lines (the table types in db/schema.ts and the migrations apart)', () => {
+    const all = (dir: string): string[] => readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? all(join(dir, name)) : [join(dir, name)]));
+    const offences = all(src)
+      .map((path) => ({ rel: relative(src, path), lines: readFileSync(path, 'utf8').split('\n').length - 1 }))
+      .filter((f) => /\.(ts|js|css)$/.test(f.rel) && f.rel !== 'db/schema.ts' && !f.rel.startsWith('db/migrations/') && !OVERSIZED_PENDING.has(f.rel) && f.lines > 350)
+      .map((f) => `${f.rel}: ${f.lines} lines`);
     expect(offences).toEqual([]);
   });
 });

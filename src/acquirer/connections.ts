@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
-import { badRequest } from '../http/errors.js';
+import { invalid } from '../domain/errors.js';
 import { PerMerchantCache } from '../modules/merchants/per-merchant-cache.js';
 import type { DataCipher } from '../security/data-cipher.js';
 import { CIELO_PRODUCTION_API_URL, CIELO_PRODUCTION_QUERY_URL, type CieloConnection } from './cielo/acquirer.js';
@@ -72,7 +72,7 @@ export class AcquirerConnections {
   async put(merchantId: string, input: ConnectionInput): Promise<ConnectionView> {
     // Operator URLs may be http: an operator's own proxy in front of Cielo (webhook rules do not apply here).
     const failOn = (tag: string) => (message: string): never => {
-      throw badRequest(tag, message);
+      throw invalid(tag, message);
     };
     const apiUrl = acquirerUrl(input.apiUrl ?? CIELO_PRODUCTION_API_URL, 'apiUrl', failOn('apiUrl'));
     const queryUrl = acquirerUrl(input.queryUrl ?? CIELO_PRODUCTION_QUERY_URL, 'queryUrl', failOn('queryUrl'));

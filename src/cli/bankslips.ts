@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { isIsoDate, toIsoDate } from '../domain/calendar.js';
-import { ApiError } from '../http/errors.js';
+import { invalid } from '../domain/errors.js';
 import { decodeBankText } from '../modules/bankslips/cnab/text.js';
 import type { Command } from './command.js';
 
@@ -16,7 +16,7 @@ export const BANKSLIP_COMMANDS: Command[] = [
     run: async ({ values, io, print, context }) => {
       const ctx = await context();
       const date = values.date === undefined ? toIsoDate(ctx.clock.now()) : String(values.date);
-      if (!isIsoDate(date)) throw new ApiError(400, '--date', `--date must be a date YYYY-MM-DD, got "${date}".`);
+      if (!isIsoDate(date)) throw invalid('--date', `--date must be a date YYYY-MM-DD, got "${date}".`);
       const file = await ctx.bankSlips.remittance(date);
       if (values.out === undefined) {
         io.out(file.replace(/\r\n$/, ''));
@@ -32,12 +32,12 @@ export const BANKSLIP_COMMANDS: Command[] = [
     summary: "apply the bank's CNAB 240 return file; prints {applied, unchanged, rejected, errors}; exit 1 when errors is not empty",
     positionals: 1,
     run: async ({ positionals, print, context }) => {
-      if (!positionals[0]) throw new ApiError(400, 'FILE', 'the return file is required: gateway bankslips import FILE');
+      if (!positionals[0]) throw invalid('FILE', 'the return file is required: gateway bankslips import FILE');
       let bytes: Buffer;
       try {
         bytes = await readFile(positionals[0]);
       } catch (error) {
-        throw new ApiError(400, 'FILE', `cannot read ${positionals[0]}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        throw invalid('FILE', `cannot read ${positionals[0]}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
       }
       const { summary } = await (await context()).bankSlips.importReturn(decodeBankText(bytes));
       print(summary);

@@ -1,13 +1,13 @@
 import { SETTINGS } from '../config-catalogue.js';
 import { migrateDown, migrateToLatest, migrationStatus } from '../db/migrate.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError, invalid } from '../domain/errors.js';
 import { SCOPES, type Scope } from '../modules/merchants/service.js';
 import { reencryptAll } from '../security/reencrypt.js';
 import { BANKSLIP_COMMANDS } from './bankslips.js';
 import { LISTEN_COMMANDS } from './listen-and-trigger.js';
 import type { CliIo, Command } from './command.js';
 
-const arg = (tag: string, description: string) => new ApiError(400, tag, description);
+const arg = (tag: string, description: string) => invalid(tag, description);
 
 function migrateCommand(step: 'up' | 'status' | 'down', name: string, summary: string): Command {
   return {
@@ -22,8 +22,7 @@ function migrateCommand(step: 'up' | 'status' | 'down', name: string, summary: s
       const last = (await migrationStatus(db)).applied.at(-1)?.name;
       // down() drops tables and columns with their data: on a production database only when said twice.
       if (last && config.mode === 'production' && !values.yes) {
-        throw new ApiError(
-          400,
+        throw invalid(
           'confirmation_required',
           `migrate down would revert ${last} on a production database, dropping what it created with its data. Stop every instance, take a backup, then run: gateway migrate down --yes`,
         );
@@ -53,7 +52,7 @@ export const COMMANDS: Command[] = [
       const document = String(values.document);
       const existing = await ctx.merchants.findByDocument(document);
       if (existing) {
-        throw new ApiError(409, '--document', `A merchant with document ${document} already exists (${existing.merchantId}); issue it another credential instead: gateway credentials create --merchant ${existing.merchantId} --scopes ...`);
+        throw new DomainError('conflict', '--document', `A merchant with document ${document} already exists (${existing.merchantId}); issue it another credential instead: gateway credentials create --merchant ${existing.merchantId} --scopes ...`);
       }
       print(await ctx.merchants.create({ name: String(values.name), documentNumber: document, legalName: values['legal-name'] as string | undefined, email: values.email as string | undefined }));
     },
@@ -117,9 +116,9 @@ export const COMMANDS: Command[] = [
     options: { merchant: { type: 'string', help: 'reset only this merchant (mer_...)' } },
     needsSecrets: false,
     run: async ({ values, config, print, context }) => {
-      if (config.mode !== 'sandbox') throw new ApiError(400, 'sandbox_only', 'sandbox reset exists only in sandbox mode (GATEWAY_MODE=sandbox).');
+      if (config.mode !== 'sandbox') throw invalid('sandbox_only', 'sandbox reset exists only in sandbox mode (GATEWAY_MODE=sandbox).');
       const reset = (await context()).sandboxReset;
-      if (!reset) throw new ApiError(400, 'sandbox_only', 'sandbox reset exists only in sandbox mode (GATEWAY_MODE=sandbox).');
+      if (!reset) throw invalid('sandbox_only', 'sandbox reset exists only in sandbox mode (GATEWAY_MODE=sandbox).');
       // A server running on the same database follows at its next clock advance or restart (the reset's generation).
       print(values.merchant ? await reset.resetMerchant(String(values.merchant)) : await reset.resetAll());
     },

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { wallClockNow } from '../clock.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError, type ErrorItem, invalid, unavailable } from '../domain/errors.js';
 import { EXAMPLES } from '../http/examples.js';
 import { verify } from '../modules/webhooks/signature.js';
 import type { Command, Run } from './command.js';
@@ -20,6 +20,16 @@ const SERVER_OPTIONS = {
 } as const;
 
 /** A merchant's session on a running gateway: its two tokens and JSON calls that fail as the error array. */
+/** What the gateway answered with an error status: the array it sent, and the status to tell a 404 or a 409 apart. */
+class GatewayAnswer extends DomainError {
+  constructor(
+    readonly status: number,
+    errors: ErrorItem[],
+  ) {
+    super(status >= 500 ? 'upstream_failed' : 'refused', errors);
+  }
+}
+
 class Session {
   private readonly tokens = new Map<string, string>();
   constructor(
@@ -30,13 +40,13 @@ class Session {
 
   static from(values: Run['values']): Session {
     const baseUrl = String(values.url ?? process.env.GATEWAY_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
-    if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw new ApiError(400, '--url', `--url must be the gateway's http(s) address, got "${baseUrl}".`);
+    if (!/^https?:\/\/[^/]+/.test(baseUrl)) throw invalid('--url', `--url must be the gateway's http(s) address, got "${baseUrl}".`);
     const userName = String(values['user-name'] ?? process.env.GATEWAY_USER_NAME ?? '');
     const password = process.env.GATEWAY_PASSWORD ?? '';
     const problems = [];
     if (!userName) problems.push({ tag: '--user-name', description: "--user-name (or GATEWAY_USER_NAME) is required: the merchant credential's userName." });
     if (!password) problems.push({ tag: 'GATEWAY_PASSWORD', description: "GATEWAY_PASSWORD is required: the merchant credential's password (read from the environment only)." });
-    if (problems.length) throw new ApiError(400, problems);
+    if (problems.length) throw invalid(problems);
     return new Session(baseUrl, userName, password);
   }
 
@@ -45,7 +55,7 @@ class Session {
     if (cached) return cached;
     const path = api === 'gateway' ? '/gateway/api/auth/token' : '/integration/api/authentication/login';
     const body = await this.send('POST', path, { userName: this.userName, password: this.password }, undefined, 'login');
-    if (!body?.accessToken) throw new ApiError(401, 'login', `the gateway refused the credential ${this.userName}: ${body?.message ?? 'no token'}.`);
+    if (!body?.accessToken) throw new DomainError('unauthenticated', 'login', `the gateway refused the credential ${this.userName}: ${body?.message ?? 'no token'}.`);
     this.tokens.set(api, body.accessToken);
     return body.accessToken;
   }
@@ -56,7 +66,7 @@ class Session {
    */
   async sandbox(method: string, path: string, body?: unknown): Promise<any> {
     const key = process.env.GATEWAY_ADMIN_KEY;
-    if (!key) throw new ApiError(400, 'GATEWAY_ADMIN_KEY', `GATEWAY_ADMIN_KEY is required for this event: ${path} takes the operator key.`);
+    if (!key) throw invalid('GATEWAY_ADMIN_KEY', `GATEWAY_ADMIN_KEY is required for this event: ${path} takes the operator key.`);
     return this.send(method, path, body, key);
   }
 
@@ -80,7 +90,7 @@ class Session {
         signal: AbortSignal.timeout(30_000),
       });
     } catch (error) {
-      throw new ApiError(503, 'gateway', `cannot reach the gateway at ${this.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`);
+      throw unavailable('gateway', `cannot reach the gateway at ${this.baseUrl}: ${(error as Error).cause ?? (error as Error).message}`);
     }
     const text = await res.text();
     let json: any = null;
@@ -91,8 +101,8 @@ class Session {
     }
     if (res.ok || what === 'login') return json;
     // The gateway's own error array, as it answered it.
-    if (Array.isArray(json) && json.every((e) => e && typeof e.tag === 'string')) throw new ApiError(res.status, json);
-    throw new ApiError(res.status, 'gateway', `${what} answered ${res.status}.`);
+    if (Array.isArray(json) && json.every((e) => e && typeof e.tag === 'string')) throw new GatewayAnswer(res.status, json);
+    throw new GatewayAnswer(res.status, [{ tag: 'gateway', description: `${what} answered ${res.status}.` }]);
   }
 }
 
@@ -126,7 +136,7 @@ async function listen({ values, io }: Run): Promise<number> {
     target = new URL(forwardTo);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error('protocol');
   } catch {
-    throw new ApiError(400, '--forward-to', `--forward-to must be an absolute http(s) URL, got "${forwardTo}".`);
+    throw invalid('--forward-to', `--forward-to must be an absolute http(s) URL, got "${forwardTo}".`);
   }
   const session = Session.from(values);
   const account = String((await session.call('GET', '/integration/api/me')).accountNumber);
@@ -138,12 +148,11 @@ async function listen({ values, io }: Run): Promise<number> {
   try {
     previous = await session.call('GET', subscriptions);
   } catch (error) {
-    if (!(error instanceof ApiError && error.statusCode === 404)) throw error;
+    if (!(error instanceof GatewayAnswer && error.status === 404)) throw error;
   }
   const restoreBasicAuth = process.env.GATEWAY_WEBHOOK_BASIC_AUTH;
   if (previous?.basicAuth && !restoreBasicAuth) {
-    throw new ApiError(
-      400,
+    throw invalid(
       'GATEWAY_WEBHOOK_BASIC_AUTH',
       `The account's webhook (${previous.url}) has basicAuth, which the gateway never shows again: set GATEWAY_WEBHOOK_BASIC_AUTH to it (Base64 of user:password) so that listen can restore it on exit.`,
     );
@@ -289,7 +298,7 @@ const TRIGGERS: Record<string, (session: Session) => Promise<Record<string, unkn
         const paid = await s.sandbox('POST', `/sandbox/bankslips/${slip.id}/pay`, {});
         return { bankSlipId: slip.id, status: paid.status };
       } catch (error) {
-        const notYet = error instanceof ApiError && error.statusCode === 409 && tries < 50;
+        const notYet = error instanceof GatewayAnswer && error.status === 409 && tries < 50;
         if (!notYet) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
@@ -310,8 +319,8 @@ const TRIGGERS: Record<string, (session: Session) => Promise<Record<string, unkn
 async function trigger({ values, positionals, print }: Run): Promise<number> {
   const event = positionals[0];
   const known = Object.keys(TRIGGERS);
-  if (!event) throw new ApiError(400, 'EVENT', `the event type is required: gateway trigger EVENT, one of ${known.join(', ')}.`);
-  if (!TRIGGERS[event]) throw new ApiError(400, 'EVENT', `gateway trigger makes ${known.join(', ')}; not "${event}".`);
+  if (!event) throw invalid('EVENT', `the event type is required: gateway trigger EVENT, one of ${known.join(', ')}.`);
+  if (!TRIGGERS[event]) throw invalid('EVENT', `gateway trigger makes ${known.join(', ')}; not "${event}".`);
   const session = Session.from(values);
   print({ event, ...(await TRIGGERS[event](session)) });
   return 0;

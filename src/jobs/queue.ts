@@ -1,85 +1,14 @@
-import type { Insertable, Selectable, SelectQueryBuilder } from 'kysely';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { Database, Executor } from '../db/connection.js';
 import type { DB, JobsTable } from '../db/schema.js';
 import { retryDelayMs } from './backoff.js';
+import { failedJobsByKind, jobCounts, lastFailedJobs, nextDueAt } from './job-reports.js';
+import { errorMessage, fence, insertJobs, padded, toClaimedJob } from './job-rows.js';
+import { DEFAULT_LEASE_MS, DEFAULT_MAX_ATTEMPTS, type ClaimedJob, type ClaimOptions, type FailedJob, type FailOutcome, type JobStatus, type MaxAttemptsSource, type NewJob, type QueueObservers } from './job-types.js';
 
-export type JobStatus = JobsTable['status'];
-
-export interface NewJob {
-  kind: string;
-  payload: unknown;
-  /** Business time (clock.now()) at which the job falls due; default now. */
-  runAt?: Date;
-  /** A second enqueue with the same key is a no-op (e.g. `billing:<subscriptionId>:<n>`). */
-  dedupeKey?: string;
-  maxAttempts?: number;
-}
-
-/** A job taken by a worker: the row as the claim left it, payload parsed. */
-export interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: unknown;
-  runAt: Date;
-  /** Including the current one. */
-  attempts: number;
-  maxAttempts: number;
-  dedupeKey: string | null;
-  lockedBy: string;
-  lockedUntil: Date;
-}
-
-export interface ClaimOptions {
-  limit: number;
-  /** Business time up to which pending jobs count as due; default clock.now(). */
-  dueBy?: Date;
-  /**
-   * How long the claim holds the job before another worker may take it (wall clock); default
-   * DEFAULT_LEASE_MS. A worker renews it while the job runs (LeaseKeeper), so it can be short.
-   */
-  leaseMs?: number;
-  kinds?: string[];
-}
-
-/** Where enqueue finds a kind's default attempt limit (JobHandlers fits). */
-export interface MaxAttemptsSource {
-  maxAttemptsFor(kind: string): number | undefined;
-}
-
-/** A job that failed for good, as the operator's dashboard lists it. */
-export interface FailedJob {
-  id: number;
-  kind: string;
-  attempts: number;
-  maxAttempts: number;
-  lastError: string | null;
-  /** Business time of the failure (the row's last update). */
-  failedAt: string;
-}
-
-export type FailOutcome = 'retry' | 'failed' | 'lost';
-
-/** What the queue reports as it records outcomes (GatewayMetrics fits). */
-export interface JobMetrics {
-  jobFailed(kind: string, outcome: 'retry' | 'failed'): void;
-  /** A running job whose lease ended with no outcome: `retaken` by a claim, or `failed` on its last attempt. */
-  leaseExpired(kind: string, outcome: 'retaken' | 'failed'): void;
-  /** Running jobs of this instance's previous process released at start (releaseAbandoned). */
-  takenOver(jobs: number): void;
-}
-
-/** Where the queue reports; both optional, so tests build a bare queue. */
-export interface QueueObservers {
-  metrics?: JobMetrics;
-  /** For the jobs the queue itself ends (a lease that expired on the last attempt); pino fits. */
-  logger?: { error(obj: object, msg?: string): void };
-}
-
-export const DEFAULT_MAX_ATTEMPTS = 10;
-/** The fallback lease; the service passes the configured JOB_LEASE_MS. */
-export const DEFAULT_LEASE_MS = 30_000;
-const MAX_ERROR_LENGTH = 500;
+export { errorMessage } from './job-rows.js';
+export * from './job-types.js';
 
 /**
  * The durable job table (transactional outbox). Times: `run_at`, `created_at` and `updated_at`
@@ -322,52 +251,22 @@ export class JobQueue {
   }
 
   /** Earliest business time at which a pending job falls due (for the scheduler and diagnostics). */
-  async nextDueAt(): Promise<Date | null> {
-    const row = await this.database.db
-      .selectFrom('jobs')
-      .select((eb) => eb.fn.min('run_at').as('next'))
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    return row?.next ? new Date(row.next) : null;
+  nextDueAt(): Promise<Date | null> {
+    return nextDueAt(this.database.db);
   }
 
-  async counts(): Promise<Record<JobStatus, number>> {
-    const rows = await this.database.db
-      .selectFrom('jobs')
-      .select((eb) => ['status', eb.fn.countAll().as('n')])
-      .groupBy('status')
-      .execute();
-    const counts: Record<JobStatus, number> = { pending: 0, running: 0, done: 0, failed: 0 };
-    for (const row of rows) counts[row.status] = Number(row.n);
-    return counts;
+  counts(): Promise<Record<JobStatus, number>> {
+    return jobCounts(this.database.db);
   }
 
-  /**
-   * The operator dashboard's job health: the last jobs that failed for good, newest
-   * first, with their last error (a message, never a stack). A backward range of the
-   * (status, run_at, id) index over the failed rows only; run_at is the due time of the last attempt.
-   */
-  async lastFailed(limit: number): Promise<FailedJob[]> {
-    const rows = await this.database.db
-      .selectFrom('jobs')
-      .select(['id', 'kind', 'attempts', 'max_attempts', 'last_error', 'run_at', 'updated_at'])
-      .where('status', '=', 'failed')
-      .orderBy('run_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ id: Number(r.id), kind: r.kind, attempts: r.attempts, maxAttempts: r.max_attempts, lastError: r.last_error, failedAt: r.updated_at }));
+  /** The operator dashboard's job health: the last jobs that failed for good, newest first. */
+  lastFailed(limit: number): Promise<FailedJob[]> {
+    return lastFailedJobs(this.database.db, limit);
   }
 
-  /** Failed jobs by kind (the failed range of the same index; failed jobs stay until an operator acts). */
-  async failedByKind(): Promise<Record<string, number>> {
-    const rows = await this.database.db
-      .selectFrom('jobs')
-      .select((eb) => ['kind', eb.fn.countAll().as('n')])
-      .where('status', '=', 'failed')
-      .groupBy('kind')
-      .execute();
-    return Object.fromEntries(rows.map((r) => [r.kind, Number(r.n)]));
+  /** Failed jobs by kind (failed jobs stay until an operator acts). */
+  failedByKind(): Promise<Record<string, number>> {
+    return failedJobsByKind(this.database.db);
   }
 
   /**
@@ -422,71 +321,4 @@ export class JobQueue {
       this.observers.logger?.error({ event: 'job.failed', jobId: Number(job.id), kind: job.kind, attempt: job.attempts, error, outcome: 'failed' }, 'job failed');
     }
   }
-}
-
-/**
- * The insert behind enqueue: `now` stamps the rows and is the default due time. Jobs whose
- * dedupe key already exists are skipped; answers the ids of the rows inserted. Private: every
- * writer enqueues through a JobQueue, in its own transaction.
- */
-function jobRow(job: NewJob & { maxAttempts: number }, now: Date) {
-  const stamp = now.toISOString();
-  return {
-    kind: job.kind,
-    payload: JSON.stringify(job.payload ?? null),
-    run_at: (job.runAt ?? now).toISOString(),
-    status: 'pending' as const,
-    attempts: 0,
-    max_attempts: job.maxAttempts,
-    dedupe_key: job.dedupeKey ?? null,
-    created_at: stamp,
-    updated_at: stamp,
-  };
-}
-
-async function insertJobs(executor: Executor, jobs: (NewJob & { maxAttempts: number })[], now: Date): Promise<number[]> {
-  if (jobs.length === 0) return [];
-  const rows = jobs.map((job) => jobRow(job, now));
-  const inserted = await executor
-    .insertInto('jobs')
-    .values(rows)
-    // DO NOTHING (not an error) keeps the caller's PostgreSQL transaction usable.
-    .onConflict((oc) => oc.column('dedupe_key').doNothing())
-    .returning('id')
-    .execute();
-  return inserted.map((r) => Number(r.id));
-}
-
-/**
- * An update of a claimed job's row that only its holder may make: running, locked by this
- * worker, and under this claim (its attempts count), so an old claim cannot finish a newer one.
- */
-const fence = (db: Executor, id: number, workerId: string, attempts: number) =>
-  db.updateTable('jobs').where('id', '=', id).where('status', '=', 'running').where('locked_by', '=', workerId).where('attempts', '=', attempts);
-
-/** The list grown to a power of two by repeating its first item (see renewLeases). */
-function padded<T>(items: readonly T[]): T[] {
-  const size = 2 ** Math.ceil(Math.log2(items.length));
-  return [...items, ...Array<T>(size - items.length).fill(items[0])];
-}
-
-function toClaimedJob(row: Selectable<JobsTable>): ClaimedJob {
-  return {
-    id: Number(row.id),
-    kind: row.kind,
-    payload: JSON.parse(row.payload),
-    runAt: new Date(row.run_at),
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-    dedupeKey: row.dedupe_key,
-    lockedBy: row.locked_by ?? '',
-    lockedUntil: new Date(row.locked_until ?? 0),
-  };
-}
-
-/** The message only (never a stack), on one line, at most 500 characters. */
-export function errorMessage(error: unknown): string {
-  const raw = error instanceof Error ? error.message || error.name : String(error);
-  const message = raw.replace(/\s+/g, ' ').trim();
-  return message.length > MAX_ERROR_LENGTH ? message.slice(0, MAX_ERROR_LENGTH - 1) + '…' : message;
 }

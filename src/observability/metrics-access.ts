@@ -1,8 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.js';
-import type { ErrorItem } from '../http/errors.js';
+import { DomainError, unauthenticated } from '../domain/errors.js';
 
-export type MetricsAccess = (authorization: string | undefined) => { status: 401 | 404; errors: ErrorItem[] } | null;
+/** Null when the caller may read /metrics, else why not (unauthenticated, or not_found when not served). */
+export type MetricsAccess = (authorization: string | undefined) => DomainError | null;
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
@@ -17,13 +18,13 @@ const digest = (value: string) => createHash('sha256').update(value).digest();
 export function metricsAccess(config: Pick<Config, 'mode' | 'metricsToken'>): MetricsAccess {
   if (!config.metricsToken) {
     if (config.mode !== 'production') return () => null;
-    const errors = [{ tag: 'metrics_disabled', description: 'Metrics are served in production only with METRICS_TOKEN set.' }];
-    return () => ({ status: 404, errors });
+    const disabled = new DomainError('not_found', 'metrics_disabled', 'Metrics are served in production only with METRICS_TOKEN set.');
+    return () => disabled;
   }
   const expected = digest(config.metricsToken);
-  const errors = [{ tag: 'unauthorized', description: 'Authorization must be "Bearer <METRICS_TOKEN>".' }];
+  const refused = unauthenticated('Authorization must be "Bearer <METRICS_TOKEN>".');
   return (authorization) => {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    return match && timingSafeEqual(digest(match[1]), expected) ? null : { status: 401, errors };
+    return match && timingSafeEqual(digest(match[1]), expected) ? null : refused;
   };
 }

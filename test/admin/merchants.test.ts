@@ -174,7 +174,7 @@ describe(`operator API: merchants and credentials (${testDialect})`, () => {
       expect(unknown.json()[0].tag).toBe('not_found');
       expect((await putAddress(merchant.merchantId, address, {})).statusCode).toBe(401);
       // The service checks too (the dashboard and the CLI call it without the route's schema).
-      await expect(t.ctx.merchants.setAddress(merchant.merchantId, { ...address, state: 'sp' })).rejects.toMatchObject({ statusCode: 400, errors: [{ tag: 'state' }] });
+      await expect(t.ctx.merchants.setAddress(merchant.merchantId, { ...address, state: 'sp' })).rejects.toMatchObject({ kind: 'invalid', errors: [{ tag: 'state' }] });
       expect((await getMerchant(merchant.merchantId)).address).toEqual(moved);
     });
   });

@@ -4,7 +4,7 @@ import { parseReturnFile } from '../../src/domain/cnab240-return.js';
 import { ourNumberKey } from '../../src/modules/bankslips/cnab/files.js';
 import { checkIssueRules } from '../../src/modules/bankslips/issue-rules.js';
 import type { IssueBody } from '../../src/modules/bankslips/schemas.js';
-import { ApiError } from '../../src/http/errors.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { at, returnFile } from './cnab-files.js';
@@ -93,9 +93,9 @@ describe('the issue API refuses what the bank layout cannot carry', () => {
     } catch (e) {
       error = e;
     }
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).statusCode).toBe(400);
-    expect((error as ApiError).errors).toEqual([{ tag: 'payer.document', description: expect.stringContaining('alphanumeric CNPJ') }]);
+    expect(error).toBeInstanceOf(DomainError);
+    expect((error as DomainError).kind).toBe('invalid');
+    expect((error as DomainError).errors).toEqual([{ tag: 'payer.document', description: expect.stringContaining('alphanumeric CNPJ') }]);
     expect(checkIssueRules(body, todayIso, true).payer.document).toBe(ALPHANUMERIC_CNPJ);
     expect(checkIssueRules(slipBody({}, { document: '11222333000181' }) as unknown as IssueBody, todayIso, false).payer.document).toBe('11222333000181');
   });

@@ -30,7 +30,10 @@ describe(`checkout page (${testDialect})`, () => {
     const html = res.body;
     expect(html).toContain('<html lang="pt-BR">');
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1">');
-    expect(html.match(/<script\b[^>]*>/g)).toEqual([expect.stringMatching(/^<script src="\/pay\/assets\/checkout\.js\?v=[0-9a-f]{12}" defer>$/)]);
+    expect(html.match(/<script\b[^>]*>/g)).toEqual([
+      expect.stringMatching(/^<script src="\/pay\/assets\/card-checks\.js\?v=[0-9a-f]{12}" defer>$/),
+      expect.stringMatching(/^<script src="\/pay\/assets\/checkout\.js\?v=[0-9a-f]{12}" defer>$/),
+    ]);
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=|javascript:/i);
     expect(html).not.toMatch(/https?:\/\//); // nothing from anywhere else
   });
@@ -84,12 +87,16 @@ describe(`checkout page (${testDialect})`, () => {
     }
   });
 
-  it('serves its script and stylesheet as files', async () => {
+  it('serves its scripts and stylesheet as files', async () => {
     const js = await t.inject({ method: 'GET', url: '/pay/assets/checkout.js' });
     expect(js.statusCode).toBe(200);
     expect(js.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(js.headers['x-content-type-options']).toBe('nosniff');
     expect(js.body).toContain("name: 'RSA-OAEP', hash: 'SHA-256'");
+    const checks = await t.inject({ method: 'GET', url: '/pay/assets/card-checks.js' });
+    expect(checks.statusCode).toBe(200);
+    expect(checks.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    expect(checks.body).toContain('window.checkoutCardChecks');
     const css = await t.inject({ method: 'GET', url: '/pay/assets/checkout.css' });
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');

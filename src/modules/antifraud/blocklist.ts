@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { luhnValid } from '../../domain/cards.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { cardFingerprint } from '../cards/card-data.js';
@@ -58,22 +58,22 @@ export class BlocklistService {
         const compact = value.replace(/[\s-]/g, '');
         if (FINGERPRINT.test(compact.toLowerCase())) return compact.toLowerCase();
         if (PAN.test(compact) && luhnValid(compact)) return cardFingerprint(this.cipher, compact);
-        throw new ApiError(400, 'value', 'A card entry must be a card number (12 to 19 digits, Luhn-valid) or its 64-character hex fingerprint.');
+        throw invalid('value', 'A card entry must be a card number (12 to 19 digits, Luhn-valid) or its 64-character hex fingerprint.');
       }
       case 'document': {
         const bare = bareDocument(value);
         if (isValidCpfOrCnpj(bare)) return bare;
-        throw new ApiError(400, 'value', 'A document entry must be a valid CPF or CNPJ.');
+        throw invalid('value', 'A document entry must be a valid CPF or CNPJ.');
       }
       case 'email': {
         const email = normaliseEmail(value);
         if (EMAIL.test(email)) return email;
-        throw new ApiError(400, 'value', 'An email entry must be an email address.');
+        throw invalid('value', 'An email entry must be an email address.');
       }
       case 'ip': {
         const entry = canonicalIpOrCidr(value);
         if (entry) return entry;
-        throw new ApiError(400, 'value', 'An ip entry must be an IPv4 or IPv6 address or CIDR range.');
+        throw invalid('value', 'An ip entry must be an IPv4 or IPv6 address or CIDR range.');
       }
     }
   }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import { canonicalIpOrCidr, enclosingEntries, entryShape } from './ip.js';
 import { antifraudRepository, IP_COUNTRIES_KEY } from './repository.js';
 
@@ -110,7 +110,7 @@ export class ConfiguredIpCountries implements IpCountryResolver {
       if (!isIsoCountry(code)) errors.push({ tag: `ranges[${i}].country`, description: 'country must be an ISO 3166-1 alpha-2 code.' });
       return { cidr: entry ?? cidr, country: code };
     });
-    if (errors.length > 0) throw new ApiError(400, errors);
+    if (errors.length > 0) throw invalid(errors);
     await antifraudRepository.putSetting(this.database.db, IP_COUNTRIES_KEY, JSON.stringify(ranges));
     this.adopt(ranges);
     return { ranges };

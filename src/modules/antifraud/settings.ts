@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
-import { ApiError } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { PerMerchantCache } from '../merchants/per-merchant-cache.js';
 import { antifraudRepository } from './repository.js';
 
@@ -130,7 +130,7 @@ export class AntifraudSettingsStore {
       const next = mergeSettings(current, patch);
       if (next.reviewScore >= next.rejectScore) {
         const tag = patch.reviewScore !== undefined ? 'reviewScore' : 'rejectScore';
-        throw new ApiError(400, tag, `reviewScore (${next.reviewScore}) must be less than rejectScore (${next.rejectScore}).`);
+        throw invalid(tag, `reviewScore (${next.reviewScore}) must be less than rejectScore (${next.rejectScore}).`);
       }
       await antifraudRepository.updateSettings(trx, merchantId, JSON.stringify(next), updatedAt);
       return next;

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError, forbidden, unauthorized } from '../../http/errors.js';
+import { DomainError, type Failure, forbidden, unauthenticated } from '../../domain/errors.js';
 import { ipAllowed } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret, verifyPassword } from '../../security/passwords.js';
 import type { MerchantService, Scope } from '../merchants/service.js';
@@ -16,7 +16,10 @@ export interface TokenResponse {
   message: string;
 }
 
-export type LoginResult = { status: number; body: TokenResponse; retryAfter?: number };
+/** Why a login was refused, in the domain's words: the routes answer each with its status. */
+export type LoginRefusal = Extract<Failure, 'unauthenticated' | 'forbidden' | 'too_many'>;
+
+export type LoginResult = { refusal?: LoginRefusal; body: TokenResponse; retryAfter?: number };
 
 export type Principal = TokenClaims;
 
@@ -24,8 +27,8 @@ type Credential = NonNullable<Awaited<ReturnType<MerchantService['activeCredenti
 /** A login's outcome: the refusal to answer, or the credential and its scopes. */
 export type PasswordCheck = { refused: LoginResult } | { credential: Credential; scopes: Scope[] };
 
-const refused = (status: number, message: string, retryAfter?: number): LoginResult => ({
-  status,
+const refused = (refusal: LoginRefusal, message: string, retryAfter?: number): LoginResult => ({
+  refusal,
   body: { authenticated: false, created: null, expiration: null, accessToken: null, message },
   retryAfter,
 });
@@ -77,7 +80,6 @@ export class AuthService {
       this.clock.wallNow(),
     );
     return {
-      status: 200,
       body: {
         authenticated: true,
         created: token.created.toISOString(),
@@ -96,7 +98,7 @@ export class AuthService {
   async checkPassword(api: ApiName | 'dashboard', userName: string, password: string, ip: string): Promise<PasswordCheck> {
     const db = this.database.db;
     const locked = await lockedForSeconds(db, userName, this.clock.wallNow());
-    if (locked > 0) return { refused: refused(429, 'Too many failed logins; try again later.', locked) };
+    if (locked > 0) return { refused: refused('too_many', 'Too many failed logins; try again later.', locked) };
 
     const credential = await this.merchants.activeCredential(userName);
     // Always run one scrypt, known user or not: the response time tells nothing.
@@ -108,14 +110,14 @@ export class AuthService {
         const who = credential ? { userName, merchantId: credential.merchant_id } : { knownUser: false };
         this.logger?.warn({ event: 'login.locked', api, ...who, ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
       }
-      return { refused: refused(401, 'Invalid userName or password.') };
+      return { refused: refused('unauthenticated', 'Invalid userName or password.') };
     }
     await clearFailures(db, userName);
 
-    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) return { refused: refused(403, 'Requests from this address are not allowed.') };
+    if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) return { refused: refused('forbidden', 'Requests from this address are not allowed.') };
     const scopes = credential.scopes.split(' ') as Scope[];
     if (api === 'integration' && !scopes.includes('integration')) {
-      return { refused: refused(403, 'This credential has no access to the integration API.') };
+      return { refused: refused('forbidden', 'This credential has no access to the integration API.') };
     }
     return { credential, scopes };
   }
@@ -124,16 +126,16 @@ export class AuthService {
    * The dashboard's operator login: ADMIN_API_KEY compared in constant time, with the login
    * lockout kept per address (an attacker cannot lock the operator out from elsewhere).
    */
-  async checkAdminKey(key: string, ip: string): Promise<{ ok: true } | { status: 401 | 429; retryAfter?: number }> {
+  async checkAdminKey(key: string, ip: string): Promise<{ ok: true } | { refusal: Extract<LoginRefusal, 'unauthenticated' | 'too_many'>; retryAfter?: number }> {
     const db = this.database.db;
     const lockKey = `operator@${ip}`;
     const locked = await lockedForSeconds(db, lockKey, this.clock.wallNow());
-    if (locked > 0) return { status: 429, retryAfter: locked };
+    if (locked > 0) return { refusal: 'too_many', retryAfter: locked };
     if (!this.adminKey.matches(key)) {
       if (await recordFailure(db, lockKey, this.clock.wallNow())) {
         this.logger?.warn({ event: 'login.locked', api: 'dashboard-operator', ip, failures: MAX_FAILURES, lockedForSeconds: LOCK_MS / 1000 }, 'login locked');
       }
-      return { status: 401 };
+      return { refusal: 'unauthenticated' };
     }
     await clearFailures(db, lockKey);
     return { ok: true };
@@ -162,19 +164,19 @@ export class AuthService {
   /** The claims of a valid bearer token for `api`; throws 401 for anything else. */
   private async verifiedClaims(api: ApiName, authorization: string | undefined): Promise<TokenClaims> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-    if (!match) throw unauthorized('Authorization header must be "Bearer <accessToken>".');
+    if (!match) throw unauthenticated('Authorization header must be "Bearer <accessToken>".');
     const claims = await this.signer.verify(api, match[1], this.clock.wallNow());
-    if ('refused' in claims) throw unauthorized(claims.refused);
+    if ('refused' in claims) throw unauthenticated(claims.refused);
     return claims;
   }
 
   /** The credential behind `claims` (revoked: 401, address: 403), then the scope (403). */
   private async checked(claims: TokenClaims, ip: string, scope?: Scope): Promise<Principal> {
     const credential = await this.merchants.activeCredential(claims.userName);
-    if (!credential) throw unauthorized('The credential of this token was revoked.');
+    if (!credential) throw unauthenticated('The credential of this token was revoked.');
     if (!ipAllowed(ip, JSON.parse(credential.allowed_ips))) throw forbidden('Requests from this address are not allowed.', 'ip_not_allowed');
     if (scope && !claims.scopes.includes(scope)) {
-      throw new ApiError(403, 'insufficient_scope', `This token lacks the "${scope}" scope.`);
+      throw new DomainError('forbidden', 'insufficient_scope', `This token lacks the "${scope}" scope.`);
     }
     return claims;
   }

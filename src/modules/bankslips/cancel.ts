@@ -1,4 +1,4 @@
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import { overdueKey, PIX_REMOVE_JOB, registerKey, type BankSlipDeps } from './deps.js';
 import { toDetail } from './record-fields.js';
 import { bankSlipsRepository as repo } from './repository.js';

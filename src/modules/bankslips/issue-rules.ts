@@ -1,7 +1,7 @@
 import { addDays, daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { BANK_SLIP_VALUE, parseDecimal, PRICING_PERCENT, type DecimalError } from '../../domain/money.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { IssueBody } from './schemas.js';
 import { parseDiscounts, type SlipDiscount } from './discounts.js';
 
@@ -65,7 +65,7 @@ export function checkIssueRules(body: IssueBody, today: string, alphanumericCnpj
   if (body.pix && overdue.interestPercentPerMonth % 100n !== 0n) {
     problem('overdue.interestPercentPerMonth', 'A slip with pix carries its interest to its Pix charge, which takes at most 2 decimals.');
   }
-  if (errors.length) throw new ApiError(400, errors);
+  if (errors.length) throw invalid(errors);
   return {
     valueCents: (value as { value: bigint }).value,
     dueDate: body.dueDate,
@@ -106,9 +106,9 @@ function checkOverdue(body: IssueBody, problem: (tag: string, description: strin
 
 /** A listing's inclusive date range: start <= end, at most MAX_RANGE_DAYS apart. */
 export function checkRange(startDate: string, endDate: string): void {
-  if (endDate < startDate) throw new ApiError(400, 'query.endDate', 'endDate must not be before startDate.');
+  if (endDate < startDate) throw invalid('query.endDate', 'endDate must not be before startDate.');
   if (daysBetween(startDate, endDate) > MAX_RANGE_DAYS) {
-    throw new ApiError(400, 'query.endDate', `The range must span at most ${MAX_RANGE_DAYS} days.`);
+    throw invalid('query.endDate', `The range must span at most ${MAX_RANGE_DAYS} days.`);
   }
 }
 
@@ -121,7 +121,7 @@ const DATE_OR_DATETIME = /^(\d{4}-\d{2}-\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d)(?
 export function dateBound(value: string, tag: string): string {
   const m = DATE_OR_DATETIME.exec(value.trim());
   if (m === null || !isIsoDate(m[1])) {
-    throw new ApiError(400, tag, `${tag} must be a date YYYY-MM-DD or an ISO 8601 datetime.`);
+    throw invalid(tag, `${tag} must be a date YYYY-MM-DD or an ISO 8601 datetime.`);
   }
   return m[1];
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readDatabase } from '../../db/connection.js';
 import { addDays, startOfDay, toIsoDate } from '../../domain/calendar.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { errorMessage } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';

@@ -5,7 +5,7 @@ import { brasiliaDate } from '../../domain/brasilia.js';
 import { businessDayAfter, toIsoDate } from '../../domain/calendar.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { BANK_SLIP_VALUE, formatFixed, parseDecimal } from '../../domain/money.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { settlementOn, type OverdueTerms } from '../../domain/late-payment.js';
 import { toDetail } from './record-fields.js';
 import { earlyDiscounts } from './discounts.js';
@@ -51,7 +51,7 @@ export function termsOf(slip: BankSlipRow): OverdueTerms {
 export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOptions): Promise<BankSlipDetail> {
   const now = ctx.clock.now();
   const paid = options.paidAt === undefined ? now : new Date(options.paidAt);
-  if (paid.getTime() > now.getTime()) throw new ApiError(400, 'paidAt', `paidAt must not be in the future (now is ${now.toISOString()}).`);
+  if (paid.getTime() > now.getTime()) throw invalid('paidAt', `paidAt must not be in the future (now is ${now.toISOString()}).`);
   // The overdue job may move the slip between our read and our write: read again and retry.
   for (let attempt = 0; attempt < 3; attempt++) {
     const slip = await repo.find(ctx.database.db, id);
@@ -63,7 +63,7 @@ export async function payBankSlip(ctx: BankSlipDeps, id: string, options: PayOpt
     if (options.value !== undefined) {
       const value = parseDecimal(options.value, BANK_SLIP_VALUE);
       if (!value.ok || value.value !== settlement.total) {
-        throw new ApiError(400, 'value', `value must be the amount due on ${paymentDate}: ${formatFixed(settlement.total, 2)} (partial or divergent payments are not accepted).`);
+        throw invalid('value', `value must be the amount due on ${paymentDate}: ${formatFixed(settlement.total, 2)} (partial or divergent payments are not accepted).`);
       }
     }
     const at = now.toISOString();
@@ -121,6 +121,6 @@ function assertPayable(slip: BankSlipRow, paid: Date): void {
   if (slip.status_bill === STATUS.failed) throw conflict('The bank slip failed registration (statusBill 99) and cannot be paid.');
   if (slip.canceled_at !== null) throw conflict(`The bank slip was cancelled (${slip.cancellation_reason ?? 'no reason given'}) and cannot be paid.`);
   if (paid.getTime() < Date.parse(slip.registered_at!)) {
-    throw new ApiError(400, 'paidAt', `paidAt must not be before the bank slip was registered (${slip.registered_at}).`);
+    throw invalid('paidAt', `paidAt must not be before the bank slip was registered (${slip.registered_at}).`);
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorAnswer } from '../../http/error-handler.js';
-import type { ErrorItem } from '../../http/errors.js';
+import type { ErrorItem } from '../../domain/errors.js';
 import { html } from '../../http/html.js';
 import { NeedsLogin, pageOf, seeOther, sendPage, type DashboardDeps } from './http.js';
 import { common, langOf } from './i18n.js';

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TProperties, type TSchema } from '@sinclair/typebox';
 import type { ErrorObject } from 'ajv';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import { validationErrors, validatorCompiler } from '../../http/validation.js';
 import { langOf, type Lang } from './i18n.js';
 
@@ -108,7 +108,7 @@ export function formProblems(request: FastifyRequest, form: TObject): ErrorItem[
   const part = failure.validationContext;
   const errors = failure.validation as ErrorObject[];
   const malformed = part === 'body' || part === 'querystring' ? errors.filter((e) => e.keyword === 'maxLength' || e.keyword === 'maxItems') : errors;
-  if (malformed.length > 0) throw new ApiError(400, validationErrors(malformed, part));
+  if (malformed.length > 0) throw invalid(validationErrors(malformed, part));
   const worded = new Map<string, ErrorItem>();
   const others: ErrorObject[] = [];
   for (const error of errors) {
@@ -124,7 +124,7 @@ export function formProblems(request: FastifyRequest, form: TObject): ErrorItem[
 /** Throws the 400 of the request's form problems (the error page lists them), if it has any. */
 export function requireValidForm(request: FastifyRequest, form: TObject): void {
   const problems = formProblems(request, form);
-  if (problems.length > 0) throw new ApiError(400, problems);
+  if (problems.length > 0) throw invalid(problems);
 }
 
 /** The API body a form stands for: each field that names a `path` is placed there, parsed; empty fields are left out. */
@@ -146,6 +146,6 @@ export function apiBody(form: TObject, fields: Record<string, string | undefined
 export function apiSchemaCheck(schema: TSchema): (body: unknown) => void {
   const validate = validatorCompiler({ schema, method: 'POST', url: '', httpPart: 'body' }) as unknown as ((v: unknown) => boolean) & { errors?: ErrorObject[] };
   return (body) => {
-    if (!validate(body)) throw new ApiError(400, validationErrors(validate.errors ?? [], 'body'));
+    if (!validate(body)) throw invalid(validationErrors(validate.errors ?? [], 'body'));
   };
 }

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import type { Principal } from '../auth/service.js';
 import type { Scope } from '../merchants/service.js';
 import type { DashboardAssets } from './assets.js';
@@ -70,7 +70,7 @@ export function pageOf(request: FastifyRequest, deps: DashboardDeps): PageContex
 function requireRole(request: FastifyRequest, role: DashboardRole): DashboardSession {
   const session = request.dashboardSession;
   if (!session) throw new NeedsLogin();
-  if (session.role !== role) throw new ApiError(404, 'not_found', common(langOf(request)).notFound);
+  if (session.role !== role) throw new DomainError('not_found', 'not_found', common(langOf(request)).notFound);
   return session;
 }
 
@@ -87,7 +87,7 @@ export function requireMerchant(request: FastifyRequest): Principal {
 
 /** The same scope the API route's token would need: a credential without it sees a 403 page. */
 export function requireScope(principal: Principal, scope: Scope): void {
-  if (!principal.scopes.includes(scope)) throw new ApiError(403, 'forbidden', `This credential lacks the "${scope}" scope.`);
+  if (!principal.scopes.includes(scope)) throw new DomainError('forbidden', 'forbidden', `This credential lacks the "${scope}" scope.`);
 }
 
 /** An operator page's context; a merchant gets the role's 404 (requireRole), no session the login. */

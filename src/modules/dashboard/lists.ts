@@ -1,5 +1,5 @@
 import { html, type SafeHtml } from '../../http/html.js';
-import { ApiError } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { common, type Lang } from './i18n.js';
 
 /**
@@ -23,7 +23,7 @@ export function decodeCursor<T extends Record<string, string | number>>(token: s
     value = undefined;
   }
   const ok = typeof value === 'object' && value !== null && Object.entries(shape).every(([k, type]) => typeof (value as Record<string, unknown>)[k] === type);
-  if (!ok) throw new ApiError(400, 'query.after', 'after is not a cursor of this list.');
+  if (!ok) throw invalid('query.after', 'after is not a cursor of this list.');
   return value as T;
 }
 

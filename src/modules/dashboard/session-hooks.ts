@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { NeedsLogin } from './http.js';
 import { common, langOf } from './i18n.js';
 import { DashboardSessions, SESSION_COOKIE, csrfMatches } from './sessions.js';
@@ -34,7 +34,7 @@ export function installSessionHooks(scope: FastifyInstance, ctx: AppContext, ses
     const session = request.dashboardSession;
     if (!session) throw new NeedsLogin();
     if (!csrfMatches((request.body as { _csrf?: unknown } | undefined)?._csrf, session.csrfToken)) {
-      throw new ApiError(403, 'csrf', common(langOf(request)).csrf);
+      throw new DomainError('forbidden', 'csrf', common(langOf(request)).csrf);
     }
   });
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { decodeBase64Strict, detectEvidenceType, type EvidenceType } from '../../domain/file-signatures.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { EvidenceBody } from './schemas.js';
 
 /** One file, the largest a card network's portal takes comfortably; several make one submission. */
@@ -49,6 +49,6 @@ export function checkEvidence(body: EvidenceBody): { text: string | null; files:
   if (total > MAX_SUBMISSION_BYTES) errors.push({ tag: 'files', description: `The files have ${total} bytes together; at most ${MAX_SUBMISSION_BYTES} are taken per submission.` });
   const text = body.text?.trim() ? body.text : null;
   if (text === null && (body.files ?? []).length === 0) errors.push({ tag: 'text', description: 'Send a text, files, or both.' });
-  if (errors.length > 0) throw new ApiError(400, errors);
+  if (errors.length > 0) throw invalid(errors);
   return { text, files };
 }

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import { addDays, isIsoDate, toIsoDate } from '../../domain/calendar.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope } from '../../http/listing.js';
 import { timeOrderedUuid } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -10,31 +10,16 @@ import type { DataCipher } from '../../security/data-cipher.js';
 import type { PaymentService } from '../payments/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { recordNotifications, type AccountEvent, type BusinessEvent } from '../webhooks/outbox.js';
+import { newDisputeRow, summaryOf, transactionStatus, type ChargebackNotice } from './dispute-rows.js';
 import { checkEvidence } from './evidence.js';
-import { brandNotation, MED_REASON_CODES, reasonOf } from './reason-codes.js';
+import { MED_REASON_CODES, reasonOf } from './reason-codes.js';
 import { disputesRepository, OPEN_STATUSES, type DisputeRow, type DisputeSortColumn } from './repository.js';
 import type { DisputeQuery, DisputeResult, DisputeStatus, DisputeSummary, EvidenceBody } from './schemas.js';
 
-/** Days a merchant has to answer, when the acquirer's notice names no deadline. */
-const DEFAULT_RESPONSE_DAYS = 10;
 const SORTABLE: Record<string, DisputeSortColumn> = { createdDate: 'created_at', createdAt: 'created_at', respondBy: 'respond_by', amount: 'amount', status: 'status' };
 
 /** The associated data a dispute file's content is sealed with: bound to its own row. */
 export const disputeFileAd = (fileId: string) => `dispute_file:${fileId}`;
-
-/**
- * A chargeback as the acquirer reports it. The operator's API and the sandbox make one today;
- * an acquirer's chargeback feed (Cielo's notifications) would make the same, with its source.
- */
-export interface ChargebackNotice {
-  /** A card payment's chargeback; or, with `pixChargeId`, a MED claim against a received Pix. */
-  paymentId?: string;
-  pixChargeId?: string;
-  reasonCode: string;
-  amount?: number;
-  respondBy?: string;
-  source: 'operator' | 'sandbox' | 'acquirer';
-}
 
 /** A MED claim decided against the merchant, as the Pix side is told of it. */
 export interface LostMedClaim {
@@ -63,47 +48,6 @@ export interface DisputeDeps {
   payments: Pick<PaymentService, 'disputes'>;
   settlement: Pick<SettlementService, 'holdForDispute' | 'releaseDispute' | 'chargeBack'>;
   pix: PixClaims;
-}
-
-function summaryOf(row: DisputeRow): DisputeSummary {
-  return {
-    disputeId: row.dispute_id,
-    type: row.type,
-    paymentId: row.type === 'pix_med' ? null : row.payment_id,
-    pixChargeId: row.type === 'pix_med' ? row.payment_id : null,
-    status: row.status as DisputeStatus,
-    reasonCode: row.reason_code,
-    brandReasonCode: brandNotation(row.brand, row.reason_code),
-    reasonMessage: reasonOf(row.brand, row.reason_code)?.message ?? row.reason_code,
-    liabilityShift: Boolean(row.liability_shift),
-    amount: Number(row.amount),
-    respondBy: row.respond_by,
-    createdAt: row.created_at,
-    closedAt: row.closed_at,
-    refundId: row.refund_id ?? null,
-  };
-}
-
-
-/** A new dispute's row, NeedsResponse; `respondBy` defaults to DEFAULT_RESPONSE_DAYS from today and may not be past. */
-function newDisputeRow(now: Date, notice: ChargebackNotice, fields: Pick<DisputeRow, 'type' | 'payment_id' | 'merchant_id' | 'account_number' | 'brand' | 'amount'>): DisputeRow {
-  const today = toIsoDate(now);
-  const at = now.toISOString();
-  const respondBy = notice.respondBy ?? addDays(today, DEFAULT_RESPONSE_DAYS);
-  if (!isIsoDate(respondBy) || respondBy < today) throw new ApiError(400, 'respondBy', 'respondBy must be a date (YYYY-MM-DD), today or later.');
-  return {
-    dispute_id: timeOrderedUuid(now),
-    ...fields,
-    reason_code: notice.reasonCode,
-    respond_by: respondBy,
-    status: 'NeedsResponse',
-    source: notice.source,
-    created_at: at,
-    updated_at: at,
-    closed_at: null,
-    refund_id: null,
-    liability_shift: 0,
-  };
 }
 
 /**
@@ -137,10 +81,10 @@ export class DisputeService {
       if (payment.status !== 'Authorized' && payment.status !== 'Paid') throw conflict(`A payment in status ${payment.status} cannot be disputed; only Authorized or Paid ones can.`, 'status');
       if (payment.open_dispute_id) throw conflict(`Dispute ${payment.open_dispute_id} of this payment is still open.`, 'status');
       const reason = reasonOf(payment.brand, notice.reasonCode);
-      if (!reason) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a ${payment.brand} chargeback reason code.`);
+      if (!reason) throw invalid('reasonCode', `${notice.reasonCode} is not a ${payment.brand} chargeback reason code.`);
       const left = Number(payment.amount) - Number(payment.refunded_amount) - Number(payment.charged_back_amount);
       const amount = notice.amount ?? left;
-      if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
+      if (amount > left) throw invalid('amount', `amount (${amount}) is more than what is left of this payment (${left} cents).`);
       const row = newDisputeRow(now, notice, {
         type: 'chargeback',
         payment_id: payment.payment_id,
@@ -167,8 +111,8 @@ export class DisputeService {
    */
   private async registerMed(notice: ChargebackNotice): Promise<DisputeResult> {
     const { database, clock, pix } = this.deps;
-    if (notice.paymentId !== undefined && notice.pixChargeId !== undefined) throw new ApiError(400, 'pixChargeId', 'Name either paymentId (a chargeback) or pixChargeId (a MED claim), not both.');
-    if (notice.pixChargeId === undefined) throw new ApiError(400, 'paymentId', 'paymentId (a chargeback) or pixChargeId (a MED claim) is required.');
+    if (notice.paymentId !== undefined && notice.pixChargeId !== undefined) throw invalid('pixChargeId', 'Name either paymentId (a chargeback) or pixChargeId (a MED claim), not both.');
+    if (notice.pixChargeId === undefined) throw invalid('paymentId', 'paymentId (a chargeback) or pixChargeId (a MED claim) is required.');
     const chargeId = notice.pixChargeId;
     const now = clock.now();
     const at = now.toISOString();
@@ -178,9 +122,9 @@ export class DisputeService {
       if (charge.status !== 'Paid') throw conflict(`A Pix charge in status ${charge.status} cannot be claimed; only a Paid one can.`, 'status');
       if (charge.med_dispute_id) throw conflict(`Dispute ${charge.med_dispute_id} of this charge is still open.`, 'status');
       const reason = MED_REASON_CODES[notice.reasonCode];
-      if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw new ApiError(400, 'reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
+      if (!reason || !Object.hasOwn(MED_REASON_CODES, notice.reasonCode)) throw invalid('reasonCode', `${notice.reasonCode} is not a MED reason code (FR01 fraud, BE08 operational failure).`);
       const amount = notice.amount ?? charge.claimable;
-      if (amount < 1 || amount > charge.claimable) throw new ApiError(400, 'amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
+      if (amount < 1 || amount > charge.claimable) throw invalid('amount', `amount (${amount}) must be between 1 and what is left of this Pix (${charge.claimable} cents).`);
       const row = newDisputeRow(now, notice, {
         type: 'pix_med',
         payment_id: charge.id,
@@ -199,9 +143,9 @@ export class DisputeService {
   }
 
   async list(merchantId: string, query: DisputeQuery): Promise<ListEnvelope<DisputeSummary>> {
-    if (query.startDate && query.endDate && query.startDate > query.endDate) throw new ApiError(400, 'query.endDate', 'query.endDate must not be before query.startDate.');
+    if (query.startDate && query.endDate && query.startDate > query.endDate) throw invalid('query.endDate', 'query.endDate must not be before query.startDate.');
     for (const [tag, value] of [['query.startDate', query.startDate], ['query.endDate', query.endDate]] as const) {
-      if (value !== undefined && !isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date (YYYY-MM-DD).`);
+      if (value !== undefined && !isIsoDate(value)) throw invalid(tag, `${tag} must be a date (YYYY-MM-DD).`);
     }
     const p = paging(query, SORTABLE);
     const filter = {
@@ -361,9 +305,4 @@ export class DisputeService {
       disputes: await sandboxDelete(executor, 'disputes', merchantId),
     };
   }
-}
-
-/** The seed's TransactionStatus webhook of a disputed transaction's change (installment 0: the whole transaction). */
-function transactionStatus(row: DisputeRow, payment: { nsu: string | null; authorization_code: string | null }, oldValue: string, newValue: string, at: string): AccountEvent[] {
-  return [{ merchantId: row.merchant_id, accountNumber: Number(row.account_number), type: 'TransactionStatus', nsu: payment.nsu ?? '', codAuth: payment.authorization_code ?? '', installmentNumber: 0, oldValue, newValue, at }];
 }

@@ -1,5 +1,5 @@
 import { STATES, type State } from '../../domain/address.js';
-import type { ErrorItem } from '../../http/errors.js';
+import type { ErrorItem } from '../../domain/errors.js';
 import type { MerchantRow } from './repository.js';
 
 /**

@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
-import { ApiError, notFound } from '../../http/errors.js';
+import { invalid, notFound } from '../../domain/errors.js';
 import { addressOf, checkAddress, NO_ADDRESS, type MerchantAddress } from './address.js';
 
 export { DEFAULT_ADDRESS, shownAddress } from './address.js';
@@ -98,7 +98,7 @@ export class MerchantService {
     if (!isValidCpfOrCnpj(documentNumber)) {
       problems.unshift({ tag: 'documentNumber', description: 'documentNumber must be a valid CPF or CNPJ, digits only (alphanumeric CNPJ allowed).' });
     }
-    if (!address.ok || problems.length) throw new ApiError(400, problems);
+    if (!address.ok || problems.length) throw invalid(problems);
     const row = await merchantsRepository.insert(this.database.db, {
       // 4 + 16 characters: within the seeds' 20-character merchantId.
       merchant_id: randomId('mer_', 16),
@@ -115,7 +115,7 @@ export class MerchantService {
   /** Sets (or replaces) the merchant's address; 400 naming every problem, and nothing written. */
   async setAddress(merchantId: string, address: MerchantAddress): Promise<Merchant> {
     const checked = checkAddress(address, '');
-    if (!checked.ok) throw new ApiError(400, checked.problems);
+    if (!checked.ok) throw invalid(checked.problems);
     if (!(await merchantsRepository.setAddress(this.database.db, merchantId, checked.columns))) throw notFound('Merchant');
     return this.get(merchantId);
   }
@@ -158,10 +158,10 @@ export class MerchantService {
   async createCredential(merchantId: string, input: { scopes: Scope[]; allowedIps?: string[] }): Promise<IssuedCredential> {
     await this.get(merchantId);
     const scopes = [...new Set(input.scopes)];
-    if (scopes.length === 0) throw new ApiError(400, 'scopes', 'scopes must hold at least one of: payments, recurrence, integration.');
+    if (scopes.length === 0) throw invalid('scopes', 'scopes must hold at least one of: payments, recurrence, integration.');
     const allowedIps = [...new Set((input.allowedIps ?? []).map((s) => s.trim()))];
     const bad = allowedIps.findIndex((ip) => !isValidIpOrCidr(ip));
-    if (bad >= 0) throw new ApiError(400, `allowedIps[${bad}]`, 'allowedIps entries must be IP addresses or CIDR ranges.');
+    if (bad >= 0) throw invalid(`allowedIps[${bad}]`, 'allowedIps entries must be IP addresses or CIDR ranges.');
     const userName = randomId('usr_', 16);
     const password = randomSecret(18);
     await credentialsRepository.insert(this.database.db, {

@@ -85,8 +85,8 @@ export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry):
     handler: async (request, reply) => {
       const refused = access(request.headers.authorization);
       if (refused) {
-        if (refused.status === 401) reply.header('www-authenticate', 'Bearer realm="metrics"');
-        return reply.code(refused.status).send(refused.errors);
+        if (refused.kind === 'unauthenticated') reply.header('www-authenticate', 'Bearer realm="metrics"');
+        throw refused;
       }
       return reply.type(metrics.contentType).send(await metrics.metrics());
     },

@@ -1,6 +1,6 @@
 import { INSTALLMENTS_FEE, installmentPlan, LINK_VALUE } from '../../domain/installments.js';
 import { parseDecimal } from '../../domain/money.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { CreatePaymentLinkBody } from './schemas.js';
 
 /** A link's terms, parsed and checked: what the table stores. */
@@ -71,7 +71,7 @@ export function checkLinkTerms(body: CreatePaymentLinkBody, now: Date): LinkTerm
     }
   }
 
-  if (errors.length || !value.ok || !fee.ok) throw new ApiError(400, errors);
+  if (errors.length || !value.ok || !fee.ok) throw invalid(errors);
   return {
     description: body.description,
     value: value.value,

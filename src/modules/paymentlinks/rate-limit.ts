@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 
 export interface Limit {
   /** e.g. `checkout:ip:198.51.100.7`, `checkout:link:<id>`. */
@@ -34,7 +34,7 @@ export class RateLimiter {
     }
     if (retryAfterMs > 0) {
       const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-      throw new ApiError(429, 'rate_limited', `Too many payment attempts; try again in ${seconds} seconds.`).withHeader('Retry-After', String(seconds));
+      throw new DomainError('too_many', 'rate_limited', `Too many payment attempts; try again in ${seconds} seconds.`).retryAfter(seconds);
     }
   }
 

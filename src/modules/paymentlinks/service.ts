@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventType } from '../webhooks/event-types.js';
 import { recordEvents, type BusinessEvent } from '../webhooks/outbox.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
 import type { Principal } from '../auth/service.js';
 import { CheckoutPayments } from './checkout/payments.js';

@@ -1,6 +1,6 @@
 import type { Selectable, Transaction } from 'kysely';
 import type { DB, PixChargesTable } from '../../db/schema.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../domain/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { SettlementService } from '../settlement/service.js';
 import type { EventType } from '../webhooks/event-types.js';

@@ -3,7 +3,7 @@ import { addDays, isIsoDate } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { lastPayableDay, PERCENT_DECIMALS, settlementOn, type EarlyDiscount, type OverdueTerms, type Settlement } from '../../domain/late-payment.js';
 import { formatFixed, parseDecimal, type DecimalSpec } from '../../domain/money.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { NewProviderDueCharge } from '../../pix-provider/types.js';
 
 /** The API Pix writes percents with two decimals (`valorPerc`); stored scaled by 10^4 like a slip's. */
@@ -60,7 +60,7 @@ export function dueTermsOf(body: DueChargeFields, today: string): NewDueTerms | 
     for (const field of ['validAfterDueDays', 'payer', 'fine', 'interest', 'discount'] as const) {
       if (body[field] !== undefined) fail(field, `${field} applies only to a charge with a dueDate.`);
     }
-    if (errors.length) throw new ApiError(400, errors);
+    if (errors.length) throw invalid(errors);
     return null;
   }
   if (!isIsoDate(body.dueDate)) fail('dueDate', 'dueDate must be a date (YYYY-MM-DD).');
@@ -84,7 +84,7 @@ export function dueTermsOf(body: DueChargeFields, today: string): NewDueTerms | 
     else if (isIsoDate(body.dueDate) && discount.until > body.dueDate) fail('discount.until', 'discount.until must not be after the dueDate.');
     else if (discount.until < today) fail('discount.until', `discount.until must not be before today (${today}).`);
   }
-  if (errors.length) throw new ApiError(400, errors);
+  if (errors.length) throw invalid(errors);
   return {
     due_date: body.dueDate,
     days_after_due: body.validAfterDueDays ?? DEFAULT_DAYS_AFTER_DUE,

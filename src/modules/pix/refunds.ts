@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { devolucaoIdOf, pixRefundAmountOf } from '../../domain/pix-refunds.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import { RetryLater, type JobDefinition } from '../../jobs/registry.js';
@@ -82,7 +82,7 @@ export class PixRefunds {
         },
         body.amount === undefined ? undefined : BigInt(body.amount),
       );
-      if (!decided.ok) throw decided.tag === 'status' ? conflict(decided.message, 'status') : new ApiError(400, 'amount', decided.message);
+      if (!decided.ok) throw decided.tag === 'status' ? conflict(decided.message, 'status') : invalid('amount', decided.message);
       return this.insert(trx, charge, { refundId, amount: Number(decided.amount), reason: body.reason ?? null, now });
     });
     return toPixRefund(await this.send(row));

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import type { PixReceipt } from '../../pix-provider/types.js';
 import type { DueChargeOwner } from './due-charges.js';
 import { amountDueOn, dayOf, dueColumnsOf, type DueTermsColumns } from './due-terms.js';

@@ -10,7 +10,7 @@ import type { PixChargesTable } from '../../db/schema.js';
 import { buildBrCode } from '../../domain/pix.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound, unavailable, upstreamFailed } from '../../domain/errors.js';
 import { shownAddress, type MerchantService } from '../merchants/service.js';
 import type { SettlementService } from '../settlement/service.js';
 import { MAX_LOCATION_LENGTH } from '../../pix-provider/config.js';
@@ -87,7 +87,7 @@ export class PixService {
 
   /**
    * The dynamic Pix code of a bank slip (a `cobv` at the PSP, or the sandbox's), the same on
-   * every call for the same slip. Throws ApiError 502/503 when the PSP refuses or is down.
+   * every call for the same slip. Throws upstream_failed / unavailable when the PSP refuses or is down.
    */
   dueChargeCode(input: NewDueCharge): Promise<string> {
     return this.dueCharges.code(input);
@@ -126,10 +126,10 @@ export class PixService {
     try {
       ({ location } = await call());
     } catch (error) {
-      if (error instanceof PixProviderRefused) throw new ApiError(502, 'pix_provider_refused', error.message);
-      throw new ApiError(503, 'pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
+      if (error instanceof PixProviderRefused) throw upstreamFailed('pix_provider_refused', error.message);
+      throw unavailable('pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
     }
-    if (location.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's location is ${location.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
+    if (location.length > MAX_LOCATION_LENGTH) throw upstreamFailed('pix_provider_location', `The Pix provider's location is ${location.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
     return location;
   }
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import { addDays, isIsoDate } from '../../domain/calendar.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';
@@ -42,7 +42,7 @@ export interface BillingQuery extends ListQuery {
 function bound(value: string, tag: string, edge: 'start' | 'end'): string {
   if (isIsoDate(value)) return `${edge === 'start' ? value : addDays(value, 1)}T00:00:00.000Z`;
   const ms = /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : NaN;
-  if (Number.isNaN(ms)) throw new ApiError(400, tag, `${tag} must be a date (YYYY-MM-DD) or an ISO 8601 datetime.`);
+  if (Number.isNaN(ms)) throw invalid(tag, `${tag} must be a date (YYYY-MM-DD) or an ISO 8601 datetime.`);
   return new Date(edge === 'start' ? ms : ms + 1).toISOString();
 }
 
@@ -76,7 +76,7 @@ export class BillingService {
     const endTag = 'query.expirationDateRangeEndDate';
     const expireFrom = query.expirationDateRangeStartDate ? bound(query.expirationDateRangeStartDate, startTag, 'start') : undefined;
     const expireBefore = query.expirationDateRangeEndDate ? bound(query.expirationDateRangeEndDate, endTag, 'end') : undefined;
-    if (expireFrom && expireBefore && expireFrom >= expireBefore) throw new ApiError(400, endTag, `${endTag} must not be before ${startTag}.`);
+    if (expireFrom && expireBefore && expireFrom >= expireBefore) throw invalid(endTag, `${endTag} must not be before ${startTag}.`);
     const p = paging(query, SORTABLE);
     const { rows, total } = await billingsRepository.list(this.database.db, { merchantId: principal.merchantId, status: query.status, expireFrom, expireBefore }, p);
     return { items: await this.embed(rows), page: p.page, limit: p.limit, total };

@@ -1,5 +1,5 @@
 import type { ReplacementCard } from '../../acquirer/types.js';
-import { ApiError } from '../../http/errors.js';
+import { isCallerError } from '../../domain/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
 import type { CardUpdate } from '../cards/card-updates.js';
 import type { PaymentBody } from '../payments/schemas.js';
@@ -46,7 +46,7 @@ export async function chargeReplacement<R extends Result>(ctx: ReplacementDeps, 
       return { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: `${returnMessage ?? status} (${note})`, paymentId, declineCategory: declineCategory ?? null, cardUpdated: update };
     }
   } catch (error) {
-    if (!(error instanceof ApiError && error.statusCode < 500)) throw error;
+    if (!(isCallerError(error))) throw error;
     return { ...first, cardUpdated: update };
   }
   // 502: the row tells an acquirer failure from a lost answer; a lost one is left to the payment's own record.

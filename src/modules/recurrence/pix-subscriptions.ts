@@ -5,7 +5,7 @@ import { brasiliaDate } from '../../domain/brasilia.js';
 import { addDays } from '../../domain/calendar.js';
 import { isValidCpfOrCnpj } from '../../domain/documents.js';
 import { periodicityOf } from '../../domain/pix-automatico.js';
-import { ApiError, conflict, type ErrorItem } from '../../http/errors.js';
+import { conflict, invalid, unavailable, type ErrorItem } from '../../domain/errors.js';
 import type { Principal } from '../auth/service.js';
 import { billingsRepository } from './billings-repository.js';
 import type { BillingEngine } from './engine.js';
@@ -34,7 +34,7 @@ export class PixSubscriptions {
   ) {}
 
   private port(): PixRecurrencePort {
-    if (!this.pix) throw new ApiError(503, 'pix_unavailable', 'Pix Automático is not available in this gateway.');
+    if (!this.pix) throw unavailable('pix_unavailable', 'Pix Automático is not available in this gateway.');
     return this.pix;
   }
 
@@ -52,7 +52,7 @@ export class PixSubscriptions {
       if (!isValidCpfOrCnpj(document)) errors.push({ tag: 'payer.documentNumber', description: 'payer.documentNumber must be a valid CPF or CNPJ.' });
       if (body.payer.name.trim() === '') errors.push({ tag: 'payer.name', description: 'payer.name must not be empty.' });
     }
-    if (errors.length > 0) throw new ApiError(400, errors);
+    if (errors.length > 0) throw invalid(errors);
     const periodicity = periodicityOf(plan.plan_type, plan.interval_days);
     if (!periodicity) throw conflict('The plan has no Pix Automático periodicity.');
     if (plan.status !== 'Active') throw conflict(`The plan is ${plan.status}: it takes no new subscriptions.`);

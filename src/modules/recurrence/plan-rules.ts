@@ -1,5 +1,5 @@
 import { parseDecimal, PLAN_AMOUNT, roundHalfUp, type DecimalError } from '../../domain/money.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import { periodicityOf, WEEKLY_INTERVAL } from '../../domain/pix-automatico.js';
 
 export const PLAN_TYPES = ['Monthly', 'Bimonthly', 'Quarterly', 'Semesterly', 'Yearly', 'Custom'] as const;
@@ -104,7 +104,7 @@ export function planTerms(input: PlanShapeInput, defaults: { trialDays: number; 
       errors.push({ tag: 'installments', description: `installments must not be sent for a ${input.planType} plan: it has no end (omit it or send null).` });
     }
   }
-  if (errors.length > 0) throw new ApiError(400, errors);
+  if (errors.length > 0) throw invalid(errors);
   return {
     amount,
     planType: input.planType,

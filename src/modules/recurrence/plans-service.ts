@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import { requireOwnMerchantId } from '../../http/ownership.js';
 import type { Principal } from '../auth/service.js';

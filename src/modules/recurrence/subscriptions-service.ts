@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { readDatabase, type Database } from '../../db/connection.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, DomainError, invalid, notFound } from '../../domain/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { Principal } from '../auth/service.js';
 import type { CardService } from '../cards/service.js';
@@ -51,10 +51,10 @@ export class SubscriptionService {
   async create(principal: Principal, body: SubscribeBody): Promise<string> {
     const db = this.database.db;
     const plan = await plansRepository.find(db, principal.merchantId, body.planId);
-    if (!plan) throw new ApiError(404, 'not_found', 'planId not found.');
+    if (!plan) throw new DomainError('not_found', 'not_found', 'planId not found.');
     if (plan.payment_method === 'Pix') return this.pixSubscriptions.create(principal, plan, body);
-    if (body.payer !== undefined) throw new ApiError(400, 'payer', 'payer is for a Pix plan; a CreditCard plan takes vaultId.');
-    if (body.vaultId === undefined) throw new ApiError(400, 'vaultId', 'vaultId is required for a CreditCard plan.');
+    if (body.payer !== undefined) throw invalid('payer', 'payer is for a Pix plan; a CreditCard plan takes vaultId.');
+    if (body.vaultId === undefined) throw invalid('vaultId', 'vaultId is required for a CreditCard plan.');
     const vaultId = body.vaultId;
     await this.requireVault(principal, vaultId);
     // The merchant asked for its subscriptions' cards to be checked first: a refused card is a 422, and no subscription.
@@ -194,7 +194,7 @@ export class SubscriptionService {
       await this.cards.getVault(principal.merchantId, vaultId);
     } catch (error) {
       // Another merchant's, unknown or deleted: 404, no existence leak (contract section 2).
-      if (error instanceof ApiError && error.statusCode === 404) throw new ApiError(404, 'not_found', 'vaultId not found.');
+      if (error instanceof DomainError && error.kind === 'not_found') throw new DomainError('not_found', 'not_found', 'vaultId not found.');
       throw error;
     }
   }

@@ -3,7 +3,7 @@ import { PerMerchantCache } from '../merchants/per-merchant-cache.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { DEFAULT_PRICING, type Pricing } from '../../domain/fees.js';
 import { parseDecimal, PRICING_PERCENT, toJsonNumber, type DecimalSpec } from '../../domain/money.js';
-import { ApiError } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 
 /** Fees are reais with 2 decimals; R$ 9,999.99 per transaction is far above any real price. */
 const FEE: DecimalSpec = { integerDigits: 4, decimals: 2 };
@@ -59,7 +59,7 @@ export function applyPricingPatch(base: Pricing, patch: PricingPatch): Pricing {
       automatic: patch.prepayment?.automatic ?? base.prepayment.automatic,
     },
   };
-  if (errors.length > 0) throw new ApiError(400, errors);
+  if (errors.length > 0) throw invalid(errors);
   return next;
 }
 

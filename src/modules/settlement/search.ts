@@ -2,7 +2,7 @@ import type { Config } from '../../config.js';
 import { readDatabase, type Database } from '../../db/connection.js';
 import { daysBetween, isIsoDate } from '../../domain/calendar.js';
 import { CONCILIATION_VALUE, parseDecimal } from '../../domain/money.js';
-import { ApiError } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import type { JsonBatch } from '../../http/json-stream.js';
 import { keysetPages } from '../../db/keyset-pages.js';
 import { requireOwnAccount } from '../../http/ownership.js';
@@ -19,7 +19,7 @@ export interface SearchDeps {
 }
 
 function isoDate(value: string, tag: string): string {
-  if (!isIsoDate(value)) throw new ApiError(400, tag, `${tag} must be a date YYYY-MM-DD.`);
+  if (!isIsoDate(value)) throw invalid(tag, `${tag} must be a date YYYY-MM-DD.`);
   return value;
 }
 
@@ -28,10 +28,10 @@ export function dateRange(q: { startDate: string; endDate: string }, maxDays: nu
   const problems: { tag: string; description: string }[] = [];
   const start = isIsoDate(q.startDate) ? q.startDate : (problems.push({ tag: 'query.startDate', description: 'query.startDate must be a date YYYY-MM-DD.' }), null);
   const end = isIsoDate(q.endDate) ? q.endDate : (problems.push({ tag: 'query.endDate', description: 'query.endDate must be a date YYYY-MM-DD.' }), null);
-  if (problems.length > 0) throw new ApiError(400, problems);
-  if (start! > end!) throw new ApiError(400, 'query.startDate', 'query.startDate must not be after query.endDate.');
+  if (problems.length > 0) throw invalid(problems);
+  if (start! > end!) throw invalid('query.startDate', 'query.startDate must not be after query.endDate.');
   if (daysBetween(start!, end!) > maxDays) {
-    throw new ApiError(400, 'query.endDate', `The range may cover at most ${maxDays} days after query.startDate (query.endDate - query.startDate <= ${maxDays}).`);
+    throw invalid('query.endDate', `The range may cover at most ${maxDays} days after query.startDate (query.endDate - query.startDate <= ${maxDays}).`);
   }
   return { start: start!, end: end! };
 }
@@ -39,7 +39,7 @@ export function dateRange(q: { startDate: string; endDate: string }, maxDays: nu
 function decimal4(value: string | undefined, tag: string): bigint | undefined {
   if (value === undefined) return undefined;
   const parsed = parseDecimal(value, CONCILIATION_VALUE);
-  if (!parsed.ok) throw new ApiError(400, tag, `${tag} must be a decimal with at most 6 integer digits and 4 decimals (${parsed.error}).`);
+  if (!parsed.ok) throw invalid(tag, `${tag} must be a decimal with at most 6 integer digits and 4 decimals (${parsed.error}).`);
   return parsed.value;
 }
 

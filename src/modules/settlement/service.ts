@@ -5,7 +5,7 @@ import { prepaymentCost } from '../../domain/fees.js';
 import { toJsonNumber } from '../../domain/money.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
-import { ApiError, conflict } from '../../http/errors.js';
+import { conflict, DomainError, invalid } from '../../domain/errors.js';
 import type { Insertable, Selectable } from 'kysely';
 import type { PaymentsTable, ReceivablesTable } from '../../db/schema.js';
 import type { PricingStore } from './pricing.js';
@@ -271,12 +271,12 @@ export class SettlementService {
       } else {
         chosen = request.items.map((item, i) => {
           const row = candidates.find((r) => r.nsu === item.nsu && r.installment_number === item.installmentNumber);
-          if (!row) throw new ApiError(404, 'not_found', `items[${i}]: no installment ${item.installmentNumber} of nsu ${item.nsu} in this account.`);
+          if (!row) throw new DomainError('not_found', 'not_found', `items[${i}]: no installment ${item.installmentNumber} of nsu ${item.nsu} in this account.`);
           const open = row.installment_status === 'A' && row.received_status === 'A' && row.received_type === 'R' && row.expected_date > target;
           if (!open) throw conflict(`items[${i}]: installment ${item.installmentNumber} of nsu ${item.nsu} is not an open regular installment due after ${target}.`);
           return row;
         });
-        if (new Set(chosen.map((r) => r.id)).size !== chosen.length) throw new ApiError(400, 'items', 'items must not repeat an installment.');
+        if (new Set(chosen.map((r) => r.id)).size !== chosen.length) throw invalid('items', 'items must not repeat an installment.');
       }
       const done: ReceivableRow[] = [];
       for (const row of chosen) {

@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { readDatabase, type Database } from '../../db/connection.js';
 import { addDays } from '../../domain/calendar.js';
-import { ApiError, conflict, notFound, type ErrorItem } from '../../http/errors.js';
+import { conflict, invalid, notFound, type ErrorItem } from '../../domain/errors.js';
 import { paging, type ListEnvelope } from '../../http/listing.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { JobDefinition } from '../../jobs/registry.js';
@@ -210,7 +210,7 @@ export class WebhookService {
     const unknown = unknownTypes(types ?? []);
     if (unknown.length > 0) errors.push({ tag: 'types', description: `types names no event type: ${unknown.join(', ')} (see docs/events.md).` });
     if (types !== undefined && types.length === 0) errors.push({ tag: 'types', description: 'types must name at least one event type; remove the subscription to receive none.' });
-    if (errors.length > 0) throw new ApiError(400, errors);
+    if (errors.length > 0) throw invalid(errors);
     return text;
   }
 }
@@ -218,7 +218,7 @@ export class WebhookService {
 /** The log's filters as the repository reads them; a reversed date range is a 400. */
 function deliveryFilter(query: Pick<DeliveriesQuery, 'status' | 'channel' | 'startDate' | 'endDate'> & { type?: string }): DeliveryFilter {
   if (query.startDate && query.endDate && query.startDate > query.endDate) {
-    throw new ApiError(400, 'query.startDate', 'startDate must not be after endDate.');
+    throw invalid('query.startDate', 'startDate must not be after endDate.');
   }
   return {
     status: query.status,

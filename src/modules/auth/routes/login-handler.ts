@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { STATUS_OF } from '../../../http/errors.js';
 import type { ApiName } from '../tokens.js';
 
 /** Shared by both token endpoints: a refused login answers in the token response shape. */
@@ -9,5 +10,5 @@ export const loginHandler =
     const { userName, password } = request.body;
     const result = await ctx.auth.login(api, userName, password, request.ip);
     if (result.retryAfter !== undefined) reply.header('Retry-After', String(result.retryAfter));
-    return reply.code(result.status).send(result.body);
+    return reply.code(result.refusal ? STATUS_OF[result.refusal] : 200).send(result.body);
   };

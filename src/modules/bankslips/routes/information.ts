@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ApiError } from '../../../http/errors.js';
+import { DomainError } from '../../../domain/errors.js';
+import { ApiError, httpOf } from '../../../http/errors.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -33,9 +34,9 @@ export function informationRoute(app: App, ctx: AppContext): void {
     },
     onRequest: integrationAuth(ctx),
     errorHandler: (error: FastifyError, _request, reply) => {
-      const status = error instanceof ApiError ? error.statusCode : error.validation ? 400 : error.statusCode;
+      const status = error instanceof DomainError ? httpOf(error).status : error.validation ? 400 : error.statusCode;
       if (status !== 400 && status !== 404) throw error; // the app's handler writes the array
-      const message = error instanceof ApiError ? error.errors.map((e) => e.description).join(' ') : 'The query string is invalid.';
+      const message = error instanceof DomainError ? error.errors.map((e) => e.description).join(' ') : 'The query string is invalid.';
       return reply.code(status).send({ success: false, message });
     },
     handler: async (request) => {

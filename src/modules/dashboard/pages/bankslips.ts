@@ -2,7 +2,8 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
 import { addDays, toIsoDate } from '../../../domain/calendar.js';
-import { ApiError, type ErrorItem } from '../../../http/errors.js';
+import { DomainError, type ErrorItem } from '../../../domain/errors.js';
+import { STATUS_OF } from '../../../http/errors.js';
 import { html } from '../../../http/html.js';
 import { renderSlipPdf } from '../../bankslips/pdf.js';
 import { CancelBody, type BankSlipDetail, type BankSlipListRecord } from '../../bankslips/schemas.js';
@@ -59,7 +60,7 @@ export function bankSlipPages(scope: FastifyInstance, ctx: AppContext, deps: Das
       return sendPage(reply, 200, renderList(page, { ...view, items: result.items, nextHref, onFirst: !after }));
     } catch (error) {
       // A reversed or too wide range: the form again with the listing's own message.
-      if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
       return sendPage(reply, 400, renderList(page, { ...view, items: [], onFirst: true, errors: error.errors.map((e) => e.description) }));
     }
   });
@@ -81,7 +82,7 @@ export function bankSlipPages(scope: FastifyInstance, ctx: AppContext, deps: Das
       await ctx.bankSlips.cancel(principal.merchantId, id, body.reason);
     } catch (error) {
       // 404 (not theirs) stays the error page.
-      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showSlip(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'conflict')) return showSlip(request, reply, ctx, deps, { status: STATUS_OF[error.kind], errors: error.errors });
       throw error;
     }
     return seeOther(reply, `/dashboard/bankslips/${id}?done=canceled`);

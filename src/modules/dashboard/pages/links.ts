@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
-import { ApiError } from '../../../http/errors.js';
+import { DomainError } from '../../../domain/errors.js';
 import { html } from '../../../http/html.js';
 import type { CreatePaymentLinkBody, PaymentLinkView } from '../../paymentlinks/schemas.js';
 import { dateTime, reais } from '../format.js';
@@ -95,7 +95,7 @@ export function linksPage(scope: FastifyInstance, ctx: AppContext, deps: Dashboa
       return seeOther(reply, `/dashboard/links?created=${link.id}`);
     } catch (error) {
       // The API's own rules refused it (value, installments, expiration...): the form again, as typed.
-      if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
       return show(request, reply, 400, { form, errors: error.errors.map((e) => e.description) });
     }
   });
@@ -107,7 +107,7 @@ export function linksPage(scope: FastifyInstance, ctx: AppContext, deps: Dashboa
       await ctx.paymentLinks.deactivate(principal.merchantId, (request.params as { id: string }).id);
     } catch (error) {
       // Already paid, expired or being paid: said on the page, the list as it is now.
-      if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'conflict') throw error;
       return show(request, reply, 409, { errors: error.errors.map((e) => e.description) });
     }
     return seeOther(reply, '/dashboard/links?done=deactivated');

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { STATUS_OF } from '../../../http/errors.js';
 import { html } from '../../../http/html.js';
 import { formSchema } from '../forms.js';
 import { pageOf, seeOther, sendPage, type DashboardDeps } from '../http.js';
@@ -66,10 +67,10 @@ export function loginPages(scope: FastifyInstance, ctx: AppContext, deps: Dashbo
     if (!csrfMatches(body._csrf, request.cookies[LOGIN_CSRF_COOKIE] ?? '\0')) return showLogin(request, reply, 'merchant', 403, t.csrf);
     const checked = await ctx.auth.checkPassword('dashboard', body.userName ?? '', body.password ?? '', request.ip);
     if ('refused' in checked) {
-      const { status, retryAfter } = checked.refused;
-      const message = status === 429 ? t.locked.replace('{minutes}', String(Math.ceil((retryAfter ?? 60) / 60))) : status === 403 ? t.ipRefused : t.badLogin;
+      const { refusal, retryAfter } = checked.refused;
+      const message = refusal === 'too_many' ? t.locked.replace('{minutes}', String(Math.ceil((retryAfter ?? 60) / 60))) : refusal === 'forbidden' ? t.ipRefused : t.badLogin;
       if (retryAfter) reply.header('Retry-After', String(retryAfter));
-      return showLogin(request, reply, 'merchant', status, message);
+      return showLogin(request, reply, 'merchant', STATUS_OF[refusal ?? 'unauthenticated'], message);
     }
     return start(reply, 'merchant', { merchantId: checked.credential.merchant_id, userName: body.userName }, safeNext(body.next, '/dashboard'));
   });
@@ -82,8 +83,8 @@ export function loginPages(scope: FastifyInstance, ctx: AppContext, deps: Dashbo
     const checked = await ctx.auth.checkAdminKey(body.adminKey ?? '', request.ip);
     if (!('ok' in checked)) {
       if (checked.retryAfter) reply.header('Retry-After', String(checked.retryAfter));
-      const message = checked.status === 429 ? t.locked.replace('{minutes}', String(Math.ceil((checked.retryAfter ?? 60) / 60))) : t.badAdminKey;
-      return showLogin(request, reply, 'operator', checked.status, message);
+      const message = checked.refusal === 'too_many' ? t.locked.replace('{minutes}', String(Math.ceil((checked.retryAfter ?? 60) / 60))) : t.badAdminKey;
+      return showLogin(request, reply, 'operator', STATUS_OF[checked.refusal], message);
     }
     return start(reply, 'operator', {}, safeNext(body.next, '/dashboard/operator/merchants'));
   });

@@ -27,99 +27,22 @@
     frame: $('challenge-frame'),
   };
 
-  // --- Brand detection and checks (the same rules the gateway applies; it checks again) ---
+  // --- Checks (card-checks.js, loaded before this script: the same rules the gateway applies) ---
 
-  var ELO = [
-    [401178, 401179], [431274, 431274], [438935, 438935], [451416, 451416],
-    [457393, 457393], [457631, 457632], [504175, 504175], [506699, 506778],
-    [509000, 509999], [627780, 627780], [636297, 636297], [636368, 636369],
-    [650031, 650033], [650035, 650051], [650405, 650439], [650485, 650538],
-    [650541, 650598], [650700, 650718], [650720, 650727], [650901, 650978],
-    [651652, 651679], [655000, 655019], [655021, 655058],
-  ];
-  var HIPERCARD = ['606282', '384100', '384140', '384160'];
-  var LENGTHS = { visa: [13, 16, 19], mastercard: [16], amex: [15], elo: [16], hipercard: [16, 19] };
-  var BRAND_NAMES = { visa: 'VISA', mastercard: 'MASTERCARD', amex: 'AMEX', elo: 'ELO', hipercard: 'HIPERCARD' };
+  var checks = window.checkoutCardChecks;
+  var brandOf = checks.brandOf;
+  var digits = checks.digits;
+  var BRAND_NAMES = checks.BRAND_NAMES;
 
-  function brandOf(pan) {
-    if (pan.length >= 6) {
-      var bin = Number(pan.slice(0, 6));
-      if (ELO.some(function (r) { return bin >= r[0] && bin <= r[1]; })) return 'elo';
-      if (HIPERCARD.some(function (p) { return pan.indexOf(p) === 0; })) return 'hipercard';
-    }
-    if (/^3[47]/.test(pan)) return 'amex';
-    if (/^4/.test(pan)) return 'visa';
-    var two = Number(pan.slice(0, 2));
-    var four = Number(pan.slice(0, 4));
-    if ((two >= 51 && two <= 55) || (pan.length >= 4 && four >= 2221 && four <= 2720)) return 'mastercard';
-    return null;
-  }
-
-  function luhn(pan) {
-    var sum = 0;
-    for (var i = pan.length - 1, dbl = false; i >= 0; i--, dbl = !dbl) {
-      var d = pan.charCodeAt(i) - 48;
-      if (dbl) { d *= 2; if (d > 9) d -= 9; }
-      sum += d;
-    }
-    return sum % 10 === 0;
-  }
-
-  var digits = function (s) { return s.replace(/\D/g, ''); };
-
-  function checkNumber() {
-    var pan = digits(els.number.value);
-    var brand = brandOf(pan);
-    if (!pan) return 'Informe o número do cartão.';
-    if (pan.length < 12 || pan.length > 19 || !luhn(pan)) return 'Número de cartão inválido. Confira os dígitos.';
-    if (!brand || LENGTHS[brand].indexOf(pan.length) < 0) return 'Bandeira não aceita. Use Visa, Mastercard, American Express, Elo ou Hipercard.';
-    return '';
-  }
-
-  function parseExpiry() {
-    var m = /^(\d{2})\/?(\d{2})$/.exec(els.expiry.value.replace(/\s/g, ''));
-    return m ? { month: m[1], year: '20' + m[2] } : null;
-  }
-
-  function checkExpiry() {
-    var exp = parseExpiry();
-    if (!els.expiry.value.trim()) return 'Informe a validade.';
-    if (!exp || Number(exp.month) < 1 || Number(exp.month) > 12) return 'Validade inválida. Use MM/AA.';
-    var now = new Date();
-    var current = now.getFullYear() * 12 + now.getMonth();
-    if (Number(exp.year) * 12 + Number(exp.month) - 1 < current) return 'Cartão vencido.';
-    return '';
-  }
-
-  function checkCvv() {
-    var brand = brandOf(digits(els.number.value));
-    var size = brand === 'amex' ? 4 : 3;
-    if (!els.cvv.value) return 'Informe o código de segurança.';
-    if (!/^\d+$/.test(els.cvv.value) || els.cvv.value.length !== size) return 'O código de segurança tem ' + size + ' dígitos.';
-    return '';
-  }
-
-  function checkName() {
-    return els.name.value.trim() ? '' : 'Informe o nome impresso no cartão.';
-  }
-
-  function checkEmail() {
-    var v = els.email.value.trim();
-    return !v || /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? '' : 'E-mail inválido.';
-  }
-
-  function checkDocument() {
-    var v = digits(els.document.value);
-    return !v || v.length === 11 || v.length === 14 ? '' : 'Informe um CPF (11 dígitos) ou CNPJ (14 dígitos).';
-  }
+  function parseExpiry() { return checks.parseExpiry(els.expiry.value); }
 
   var CHECKS = [
-    [els.number, checkNumber],
-    [els.name, checkName],
-    [els.expiry, checkExpiry],
-    [els.cvv, checkCvv],
-    [els.email, checkEmail],
-    [els.document, checkDocument],
+    [els.number, function () { return checks.checkNumber(els.number.value); }],
+    [els.name, function () { return checks.checkName(els.name.value); }],
+    [els.expiry, function () { return checks.checkExpiry(els.expiry.value, new Date()); }],
+    [els.cvv, function () { return checks.checkCvv(els.cvv.value, els.number.value); }],
+    [els.email, function () { return checks.checkEmail(els.email.value); }],
+    [els.document, function () { return checks.checkDocument(els.document.value); }],
   ];
 
   function showFieldError(input, text) {

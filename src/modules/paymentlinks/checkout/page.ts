@@ -9,6 +9,8 @@ import { html, type SafeHtml } from '../../../http/html.js';
 
 /** Versioned asset URLs (the version is a hash of the file, so caches never serve a stale script). */
 export interface PageAssets {
+  /** The card checks (card-checks.js), which the page script (checkout.js) uses: linked first. */
+  checks: string;
   script: string;
   style: string;
 }
@@ -30,6 +32,7 @@ function layout(title: string, assets: PageAssets, body: SafeHtml): string {
 <link rel="icon" href="data:,">
 <title>${title}</title>
 <link rel="stylesheet" href="${assets.style}">
+<script src="${assets.checks}" defer></script>
 <script src="${assets.script}" defer></script>
 </head>
 <body>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { documentType } from '../../../domain/documents.js';
 import { installmentPlan } from '../../../domain/installments.js';
 import { toJsonNumber } from '../../../domain/money.js';
-import { ApiError, conflict, notFound } from '../../../http/errors.js';
+import { conflict, type DomainError, invalid, isCallerError, notFound } from '../../../domain/errors.js';
 import type { CreateOutcome } from '../../payments/service.js';
 import type { PaymentBody } from '../../payments/schemas.js';
 import { RateLimiter } from '../rate-limit.js';
@@ -31,7 +31,7 @@ const CLOSED_TEXT: Record<number, string> = {
   9: 'This payment link was deactivated by the seller.',
 };
 
-export function closedError(status: number): ApiError {
+export function closedError(status: number): DomainError {
   return conflict(CLOSED_TEXT[status] ?? `This payment link is ${statusFormat(status)}.`, CLOSED_TAG[status] ?? 'invalid_state');
 }
 
@@ -77,7 +77,7 @@ export class CheckoutPayments {
     if (row.status !== LINK_STATUS.open) throw closedError(row.status);
     const terms = termsOf(row);
     const counts = offeredCounts(terms);
-    if (!counts.includes(body.installments)) throw new ApiError(400, 'installments', `installments must be one of: ${counts.join(', ')}.`);
+    if (!counts.includes(body.installments)) throw invalid('installments', `installments must be one of: ${counts.join(', ')}.`);
     const customer = customerOf(body, ip);
     const plan = installmentPlan(terms.value, body.installments, terms.qttyInstallmentsIntFree, terms.installmentsFee);
 
@@ -97,7 +97,7 @@ export class CheckoutPayments {
     } catch (error) {
       // A refused input (a bad card) charged nothing. Anything else keeps the hold until it
       // runs out, when the link's payments decide (see PaymentLinkService.current).
-      if (error instanceof ApiError && error.statusCode < 500) await repo.release(ctx.database.db, id, claimId);
+      if (isCallerError(error)) await repo.release(ctx.database.db, id, claimId);
       throw error;
     }
     if (outcome.status === 502) {
@@ -189,7 +189,7 @@ function customerOf(body: CheckoutPaymentBody, ip: string): NonNullable<PaymentB
   if (body.email !== undefined) customer.email = body.email;
   if (body.documentNumber !== undefined) {
     const kind = documentType(body.documentNumber);
-    if (!kind) throw new ApiError(400, 'documentNumber', 'documentNumber must be a valid CPF or CNPJ, without mask.');
+    if (!kind) throw invalid('documentNumber', 'documentNumber must be a valid CPF or CNPJ, without mask.');
     customer.documentNumber = body.documentNumber;
     customer.documentType = kind;
   }

@@ -5,7 +5,7 @@ import { buildBrCode } from '../../../domain/pix.js';
 import { recurrenceIdOf, RETRY_POLICY } from '../../../domain/pix-automatico.js';
 import { shownAddress } from '../../merchants/service.js';
 import { cobrCancelRule, recCancelRule } from '../../../domain/pix-cancel.js';
-import { ApiError, notFound } from '../../../http/errors.js';
+import { DomainError, notFound, unavailable, upstreamFailed } from '../../../domain/errors.js';
 import type { JobDefinition } from '../../../jobs/registry.js';
 import { MAX_LOCATION_LENGTH } from '../../../pix-provider/config.js';
 import { PixProviderRefused } from '../../../pix-provider/types.js';
@@ -122,7 +122,7 @@ export class PixRecurrences {
       }),
     );
     for (const [what, url] of [['location', chargeLocation], ['recurrence location', location]]) {
-      if (url.length > MAX_LOCATION_LENGTH) throw new ApiError(502, 'pix_provider_location', `The Pix provider's ${what} is ${url.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
+      if (url.length > MAX_LOCATION_LENGTH) throw upstreamFailed('pix_provider_location', `The Pix provider's ${what} is ${url.length} characters; a BR Code holds ${MAX_LOCATION_LENGTH}.`);
     }
     const pixEmv = journeyThreeCode({ chargeLocation, recurrenceLocation: location, merchantName: merchant.name, merchantCity: shownAddress(merchant.address).city });
     const at = now.toISOString();
@@ -216,8 +216,8 @@ export class PixRecurrences {
     const charge = await recurrencesRepository.chargeOfBilling(db, billingId);
     if (!charge || charge.status !== 'ATIVA') return;
     const rule = cobrCancelRule({ status: charge.status, firstAttemptDate: charge.due_date }, brasiliaDate(this.deps.clock.now()));
-    if (!rule.ok) throw new ApiError(409, 'expireAt', rule.reason);
-    await this.call(() => this.deps.provider.cancelRecurringCharge(charge.txid), 409);
+    if (!rule.ok) throw new DomainError('conflict', 'expireAt', rule.reason);
+    await this.call(() => this.deps.provider.cancelRecurringCharge(charge.txid), 'conflict');
     await recurrencesRepository.updateCharge(db, charge, { status: 'CANCELADA', updated_at: this.deps.clock.now().toISOString() });
   }
 
@@ -231,7 +231,7 @@ export class PixRecurrences {
     const db = this.deps.database.db;
     const rec = await recurrencesRepository.ofSubscription(db, subscriptionId);
     if (!rec || !recCancelRule(rec).ok) return;
-    await this.call(() => this.deps.provider.cancelRecurrence(rec.recurrence_id), 409);
+    await this.call(() => this.deps.provider.cancelRecurrence(rec.recurrence_id), 'conflict');
     await db.transaction().execute(async (trx) => {
       await this.close(trx, rec, { status: 'CANCELADA', reason: 'Cancelled by the merchant.', by: 'merchant' });
     });
@@ -269,16 +269,16 @@ export class PixRecurrences {
   }
 
   /**
-   * A PSP's refusal is `refused` (502 for what the gateway asked on its own; 409 for a cancel
-   * of the merchant's, a state conflict the PSP saw) with its reason, its silence 503: nothing
+   * A PSP's refusal is `refusedAs` (upstream_failed for what the gateway asked on its own; conflict
+   * for a cancel of the merchant's, a state conflict the PSP saw) with its reason, its silence 503: nothing
    * was recorded.
    */
-  private async call<T>(fn: () => Promise<T>, refused: 409 | 502 = 502): Promise<T> {
+  private async call<T>(fn: () => Promise<T>, refusedAs: 'conflict' | 'upstream_failed' = 'upstream_failed'): Promise<T> {
     try {
       return await fn();
     } catch (error) {
-      if (error instanceof PixProviderRefused) throw new ApiError(refused, 'pix_provider_refused', error.message);
-      throw new ApiError(503, 'pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
+      if (error instanceof PixProviderRefused) throw new DomainError(refusedAs, 'pix_provider_refused', error.message);
+      throw unavailable('pix_provider_unavailable', 'The Pix provider did not answer. Retry the request (an Idempotency-Key makes the retry safe).');
     }
   }
 

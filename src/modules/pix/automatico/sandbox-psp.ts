@@ -1,6 +1,6 @@
 import type { Executor } from '../../../db/connection.js';
 import { MAX_RETRIES } from '../../../domain/pix-automatico.js';
-import { conflict } from '../../../http/errors.js';
+import { conflict } from '../../../domain/errors.js';
 import { settleCharge } from '../charge-paid.js';
 import type { RecurrenceDeps, RecurrenceOwner } from './types.js';
 import { recurrencesRepository, type RecurrenceRow } from './repository.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { badRequest } from '../../../../http/errors.js';
+import { invalid } from '../../../../domain/errors.js';
 import { html } from '../../../../http/html.js';
 import type { ReviewRow } from '../../../payments/review-queue.js';
 import { PaymentIdParams } from '../../../payments/schemas.js';
@@ -26,7 +26,7 @@ const DecisionForm = formSchema({ decision: Type.Union([Type.Literal('approve'),
 function parseAfter(after: string | undefined): { at: string; id: string } | undefined {
   if (after === undefined || after === '') return undefined;
   const m = /^(\d{4}-\d{2}-\d{2}T[0-9:.]+Z)~([0-9a-zA-Z-]{1,36})$/.exec(after);
-  if (!m) throw badRequest('query.after', 'after must be the cursor of a page link.');
+  if (!m) throw invalid('query.after', 'after must be the cursor of a page link.');
   return { at: m[1], id: m[2] };
 }
 

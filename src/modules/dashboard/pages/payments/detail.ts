@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError, type ErrorItem } from '../../../../http/errors.js';
+import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
+import { STATUS_OF } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
 import type { PaymentDetail } from '../../../payments/read-models.js';
 import { RefundBody, type RefundResult } from '../../../payments/schemas.js';
@@ -20,7 +21,7 @@ const DoneQuery = Type.Object({ done: Type.Optional(Type.String({ maxLength: 20 
 /** An id that is no UUID is no payment: the 404 of anything not found, never a query. */
 function paymentIdOf(request: FastifyRequest): string {
   const { id } = request.params as { id: string };
-  if (!PAYMENT_ID.test(id)) throw new ApiError(404, 'not_found', common(langOf(request)).notFound);
+  if (!PAYMENT_ID.test(id)) throw new DomainError('not_found', 'not_found', common(langOf(request)).notFound);
   return id;
 }
 
@@ -75,7 +76,7 @@ export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps:
       refund = await ctx.payments.refunds.create(p.merchantId, id, body);
     } catch (error) {
       // 404 (not theirs) stays the error page; a refusal of this payment's refund is shown on it.
-      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showPayment(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'conflict')) return showPayment(request, reply, ctx, deps, { status: STATUS_OF[error.kind], errors: error.errors });
       throw error;
     }
     return seeOther(reply, `/dashboard/payments/${id}?done=refund${refund.status}`);

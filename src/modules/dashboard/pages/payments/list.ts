@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PaymentStatus } from '../../../../domain/lifecycles.js';
 import type { AppContext } from '../../../../context.js';
 import { addDays } from '../../../../domain/calendar.js';
-import { ApiError } from '../../../../http/errors.js';
+import { invalid } from '../../../../domain/errors.js';
 import { html } from '../../../../http/html.js';
 import type { PaymentListRow } from '../../../payments/dashboard-queries.js';
 import { brasiliaDate, brasiliaStart } from '../../brasilia-days.js';
@@ -31,7 +31,7 @@ const FilterQuery = Type.Object({
 const cursorOf = (at: string, id: string) => Buffer.from(`${at}|${id}`).toString('base64url');
 function parseCursor(text: string): { at: string; id: string } {
   const [at, id, extra] = Buffer.from(text, 'base64url').toString('utf8').split('|');
-  if (extra !== undefined || !id || !PAYMENT_ID.test(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at ?? '')) throw new ApiError(400, 'after', 'after is not a page of this list; start again from the first page.');
+  if (extra !== undefined || !id || !PAYMENT_ID.test(id) || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at ?? '')) throw invalid('after', 'after is not a page of this list; start again from the first page.');
   return { at, id };
 }
 
@@ -50,7 +50,7 @@ export function paymentListPage(scope: FastifyInstance, ctx: AppContext, deps: D
       lastFour: q.lastFour ?? '',
     };
     if (problems.length === 0 && filter.from > filter.to) problems.push({ tag: 'from', description: 'from must not be after to.' });
-    if (problems.length > 0) throw new ApiError(400, problems);
+    if (problems.length > 0) throw invalid(problems);
     const rows = await ctx.payments.reads.search(
       p.merchantId,
       {

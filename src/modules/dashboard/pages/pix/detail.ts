@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError, type ErrorItem } from '../../../../http/errors.js';
+import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
+import { STATUS_OF } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
 import type { DisputeSummary } from '../../../disputes/schemas.js';
 import { PixChargeParams, PixRefundBody } from '../../../pix/schemas.js';
@@ -65,7 +66,7 @@ export function pixDetailPage(scope: FastifyInstance, ctx: AppContext, deps: Das
       status = (await ctx.pix.refunds.create(p.merchantId, id, body)).status;
     } catch (error) {
       // 404 (not theirs) stays the error page; a refusal of this charge's refund is shown on it.
-      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showCharge(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'conflict')) return showCharge(request, reply, ctx, deps, { status: STATUS_OF[error.kind], errors: error.errors });
       throw error;
     }
     return seeOther(reply, `/dashboard/pix/${id}?done=refund${status}`);

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError } from '../../../../http/errors.js';
+import { DomainError } from '../../../../domain/errors.js';
 import type { SubscriptionBody } from '../../../webhooks/schemas.js';
 import { formSchema } from '../../forms.js';
 import { pageOf, requireMerchant, requireScope, seeOther, sendPage, type DashboardDeps } from '../../http.js';
@@ -43,7 +43,7 @@ export function webhooksPage(scope: FastifyInstance, ctx: AppContext, deps: Dash
     try {
       return await ctx.webhooks.get(accountNumber);
     } catch (error) {
-      if (error instanceof ApiError && error.statusCode === 404) return null;
+      if (error instanceof DomainError && error.kind === 'not_found') return null;
       throw error;
     }
   }
@@ -60,7 +60,7 @@ export function webhooksPage(scope: FastifyInstance, ctx: AppContext, deps: Dash
       log = await ctx.webhooks.deliveryLog(principal.accountNumber, filters as Parameters<typeof ctx.webhooks.deliveryLog>[1], PAGE_SIZE, after);
     } catch (error) {
       // A reversed date range: the message on the page, the log empty.
-      if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
       errors.push(...error.errors.map((e) => e.description));
       status = 400;
     }
@@ -92,7 +92,7 @@ export function webhooksPage(scope: FastifyInstance, ctx: AppContext, deps: Dash
       const saved = await ctx.webhooks.subscribe(principal.merchantId, principal.accountNumber, body);
       return show(request, reply, 200, { notice: t.saved.replace('{url}', saved.url), secret: saved.secret });
     } catch (error) {
-      if (!(error instanceof ApiError) || error.statusCode !== 400) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'invalid') throw error;
       return show(request, reply, 400, { errors: error.errors.map((e) => e.description) });
     }
   });
@@ -112,7 +112,7 @@ export function webhooksPage(scope: FastifyInstance, ctx: AppContext, deps: Dash
       await ctx.webhooks.redeliver(principal.accountNumber, movementId);
     } catch (error) {
       // In flight, or no URL registered: a message on the log page, not an error page.
-      if (!(error instanceof ApiError) || error.statusCode !== 409) throw error;
+      if (!(error instanceof DomainError) || error.kind !== 'conflict') throw error;
       return show(request, reply, 409, { errors: error.errors.map((e) => e.description) });
     }
     return seeOther(reply, `/dashboard/webhooks?done=${movementId}`);

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionInput, ConnectionView } from '../../../../../acquirer/connections.js';
 import { AcquirerConnectionBody } from '../../../../../acquirer/schemas.js';
 import type { AppContext } from '../../../../../context.js';
-import { notFound } from '../../../../../http/errors.js';
+import { notFound } from '../../../../../domain/errors.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import { dateTime } from '../../../format.js';

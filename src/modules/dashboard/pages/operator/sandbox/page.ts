@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../../context.js';
-import { ApiError, notFound } from '../../../../../http/errors.js';
+import { invalid, notFound } from '../../../../../domain/errors.js';
 import { html } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { Merchant } from '../../../../merchants/service.js';
@@ -71,8 +71,8 @@ export function sandboxPage(scope: FastifyInstance, ctx: AppContext, deps: Dashb
     const step = apiBody(ClockForm, request.body as Static<typeof ClockForm>) as { days?: number; hours?: number; minutes?: number };
     checkAdvance(step);
     // The API route's own checks beyond its schema (they live in the route, not in the clock service).
-    if (Object.keys(step).length === 0) throw new ApiError(400, 'body', 'Send either {days, hours, minutes} or {to}, not both and not neither.');
-    if ((((step.days ?? 0) * 24 + (step.hours ?? 0)) * 60 + (step.minutes ?? 0)) * MINUTE_MS > MAX_STEP_MS) throw new ApiError(400, 'body', 'One advance moves at most 3660 days.');
+    if (Object.keys(step).length === 0) throw invalid('body', 'Send either {days, hours, minutes} or {to}, not both and not neither.');
+    if ((((step.days ?? 0) * 24 + (step.hours ?? 0)) * 60 + (step.minutes ?? 0)) * MINUTE_MS > MAX_STEP_MS) throw invalid('body', 'One advance moves at most 3660 days.');
     const result = await clock.advanceBy(step);
     return seeOther(reply, back('advanced', { now: result.now.toISOString(), jobs: String(result.jobsRun) }));
   });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../../../../context.js';
-import { ApiError } from '../../../../../http/errors.js';
+import { DomainError } from '../../../../../domain/errors.js';
 import { EXAMPLES } from '../../../../../http/examples.js';
 import type { Principal } from '../../../../auth/service.js';
 import { SCOPES } from '../../../../merchants/service.js';
@@ -87,7 +87,7 @@ const TRIGGERS: Record<string, Trigger> = {
         const paid = await ctx.bankSlips.pay(slip.id.toLowerCase(), {});
         return { bankSlipId: slip.id, status: paid.status };
       } catch (error) {
-        if (!(error instanceof ApiError && error.statusCode === 409 && tries < 50)) throw error;
+        if (!(error instanceof DomainError && error.kind === 'conflict' && tries < 50)) throw error;
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
     }
