@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../root/context.js';
 import type { Principal } from '../modules/auth/service.js';
 import type { Scope } from '../modules/merchants/service.js';
 import { unauthorized } from './errors.js';

@@ -1,5 +1,5 @@
 import { connectionAd } from '../acquirer/connections.js';
-import { DEMO_ACCOUNT_SETTING, DEMO_PASSWORD_AD } from '../sandbox-secrets.js';
+import { DEMO_ACCOUNT_SETTING, DEMO_PASSWORD_AD } from '../root/sandbox-secrets.js';
 import type { DB } from '../db/schema.js';
 import { cardKeyAd } from '../modules/cards/keys.js';
 import { disputeFileAd } from '../modules/disputes/service.js';

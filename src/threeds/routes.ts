@@ -3,7 +3,7 @@ import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../root/context.js';
 import { ApiError } from '../http/errors.js';
 import type { App } from '../http/types.js';
 import type { ThreeDsState } from '../modules/payments/three-ds-state.js';

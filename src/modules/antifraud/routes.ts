@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { addBlocklistEntryRoute } from './routes/add-blocklist-entry.js';
 import { deleteBlocklistEntryRoute } from './routes/delete-blocklist-entry.js';

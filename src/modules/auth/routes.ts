@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { gatewayTokenRoute } from './routes/gateway-token.js';
 import { integrationLoginRoute } from './routes/integration-login.js';

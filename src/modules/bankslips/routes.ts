@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { cancelSlipRoute } from './routes/cancel-slip.js';
 import { importReturnsRoute } from './routes/import-returns.js';

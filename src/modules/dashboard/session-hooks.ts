@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import { ApiError } from '../../http/errors.js';
 import { NeedsLogin } from './http.js';
 import { common, langOf } from './i18n.js';

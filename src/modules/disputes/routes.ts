@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { acceptDisputeRoute } from './routes/accept-dispute.js';
 import { addEvidenceRoute } from './routes/add-evidence.js';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { SANDBOX_IN_PRODUCTION_WARNING } from '../../acquirer/config.js';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import { migrationsApplied } from '../../db/migrate.js';
 import { sql } from 'kysely';
 import { errorResponses } from '../../http/openapi.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { checkoutAssetRoutes } from './routes/checkout-assets.js';
 import { checkoutAuthenticatedRoute, checkoutPageRoute } from './routes/checkout-page.js';

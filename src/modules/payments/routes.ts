@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { cancelPaymentRoute } from './routes/cancel-payment.js';
 import { createPaymentRoute } from './routes/create-payment.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { createChargeRoute } from './routes/create-charge.js';
 import { getChargeRoute } from './routes/get-charge.js';

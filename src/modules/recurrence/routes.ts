@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { cancelBillingRoute } from './routes/cancel-billing.js';
 import { createPlanRoute } from './routes/create-plan.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { advanceClockRoute } from './routes/advance-clock.js';
 import { getClockRoute } from './routes/get-clock.js';

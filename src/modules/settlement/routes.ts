@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { getPricingRoute } from './routes/get-pricing.js';
 import { prepaymentsRoute } from './routes/prepayments.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '../../root/context.js';
 import type { App } from '../../http/types.js';
 import { deleteSubscriptionRoute } from './routes/delete-subscription.js';
 import { getSubscriptionRoute } from './routes/get-subscription.js';

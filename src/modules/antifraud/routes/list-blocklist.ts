@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import { adminAuth } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';

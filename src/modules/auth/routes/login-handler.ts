@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import type { ApiName } from '../tokens.js';
 
 /** Shared by both token endpoints: a refused login answers in the token response shape. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import { addDays, toIsoDate } from '../../../domain/calendar.js';
 import { ApiError, type ErrorItem } from '../../../http/errors.js';
 import { html } from '../../../http/html.js';

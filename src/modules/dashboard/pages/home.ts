@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import { addDays } from '../../../domain/calendar.js';
 import { html, type SafeHtml } from '../../../http/html.js';
 import type { DayFigures } from '../../payments/dashboard-queries.js';

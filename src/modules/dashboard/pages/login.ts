@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import { html } from '../../../http/html.js';
 import { formSchema } from '../forms.js';
 import { pageOf, seeOther, sendPage, type DashboardDeps } from '../http.js';

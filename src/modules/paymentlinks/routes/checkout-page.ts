@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import type { App } from '../../../http/types.js';
 import { checkoutPage, notFoundPage, type PageAssets } from '../checkout/page.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { invalidLocationRequest, LocationProblem, locationNotFound } from '../location-query.js';

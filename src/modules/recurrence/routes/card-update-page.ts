@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AppContext } from '../../../root/context.js';
 import type { App } from '../../../http/types.js';
 import { closedPage, donePage, formPage, type PageLang } from '../card-update-page.js';
 import { CardUpdateForm } from '../schemas.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { AppContext } from '../../../../root/context.js';
 import { html } from '../../../../http/html.js';
 import type { DisputeSummary } from '../../../disputes/schemas.js';
 import { brl, date, dateTime } from '../../format.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { AppContext } from '../../../../root/context.js';
 import { html } from '../../../../http/html.js';
 import type { FailedJob } from '../../../../jobs/queue.js';
 import { secondsSince } from '../../../../observability/backlog.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { AppContext } from '../../../../root/context.js';
 import { html } from '../../../../http/html.js';
 import type { toPixCharge } from '../../../pix/service.js';
 import { brl, dateTime } from '../../format.js';

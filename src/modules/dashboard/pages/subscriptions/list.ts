@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { AppContext } from '../../../../root/context.js';
 import { html } from '../../../../http/html.js';
 import type { PlanView, SubscriptionView } from '../../../recurrence/resources.js';
 import { dateTime, reais } from '../../format.js';

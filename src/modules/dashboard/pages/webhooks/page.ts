@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { AppContext } from '../../../../root/context.js';
 import { ApiError } from '../../../../http/errors.js';
 import type { SubscriptionBody } from '../../../webhooks/schemas.js';
 import { formSchema } from '../../forms.js';

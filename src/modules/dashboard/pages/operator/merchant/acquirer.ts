@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionInput, ConnectionView } from '../../../../../acquirer/connections.js';
 import { AcquirerConnectionBody } from '../../../../../acquirer/schemas.js';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { notFound } from '../../../../../http/errors.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ConnectionView } from '../../../../../acquirer/connections.js';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { notFound } from '../../../../../http/errors.js';
 import { html } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';

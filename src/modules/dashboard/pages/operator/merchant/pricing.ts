@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { PricingJson, PricingPatch } from '../../../../settlement/pricing.js';

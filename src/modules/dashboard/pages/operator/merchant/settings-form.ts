@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { seeOther } from '../../../http.js';
 import { common, type Lang } from '../../../i18n.js';

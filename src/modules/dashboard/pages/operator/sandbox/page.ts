@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { ApiError, notFound } from '../../../../../http/errors.js';
 import { html } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';

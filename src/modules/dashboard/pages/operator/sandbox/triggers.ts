@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../../../../context.js';
+import type { AppContext } from '../../../../../root/context.js';
 import { ApiError } from '../../../../../http/errors.js';
 import { EXAMPLES } from '../../../../../http/examples.js';
 import type { Principal } from '../../../../auth/service.js';

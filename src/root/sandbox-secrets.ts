@@ -1,8 +1,8 @@
-import type { Config } from './config.js';
-import type { Database } from './db/connection.js';
-import { generateDataKey, type DataCipher } from './security/data-cipher.js';
-import { randomSecret } from './security/passwords.js';
-import type { MerchantService } from './modules/merchants/service.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/connection.js';
+import { generateDataKey, type DataCipher } from '../security/data-cipher.js';
+import { randomSecret } from '../security/passwords.js';
+import type { MerchantService } from '../modules/merchants/service.js';
 
 /**
  * Secrets and the demo merchant. Production takes its secrets from the environment only
