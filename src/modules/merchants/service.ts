@@ -17,8 +17,8 @@ export type { MerchantAddress };
 /** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 
-export const SCOPES = ['payments', 'recurrence', 'integration'] as const;
-export type Scope = (typeof SCOPES)[number];
+import type { Scope } from '../../http/principal.js';
+export { SCOPES, type Scope } from '../../http/principal.js';
 
 export interface Merchant {
   merchantId: string;
