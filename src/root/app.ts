@@ -109,6 +109,8 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await installOpenApi(app, ctx.config);
   installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.lookupKey('idempotency-request-hash'));
 
+  // Each module's routes get only what they use (its RouteDeps), never the whole context.
+  const { config, auth } = ctx;
   registerOpsRoutes(app, ctx, metrics);
   if (options.apis !== false) {
     registerAuthRoutes(app, ctx);
@@ -116,7 +118,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerAntifraudRoutes(app, ctx);
     registerAcquirerRoutes(app, ctx);
     registerCardRoutes(app, ctx);
-    registerPaymentRoutes(app, ctx);
+    registerPaymentRoutes(app, { config, auth, payments: ctx.payments });
     registerThreeDsRoutes(app, ctx);
     registerDisputeRoutes(app, ctx);
     registerPaymentLinkRoutes(app, ctx);
