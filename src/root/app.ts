@@ -110,22 +110,22 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.lookupKey('idempotency-request-hash'));
 
   // Each module's routes get only what they use (its RouteDeps), never the whole context.
-  const { config, auth } = ctx;
+  const { config, auth, sandboxClock } = ctx;
   registerOpsRoutes(app, ctx, metrics);
   if (options.apis !== false) {
-    registerAuthRoutes(app, ctx);
-    registerAdminRoutes(app, ctx);
-    registerAntifraudRoutes(app, ctx);
+    registerAuthRoutes(app, { config, auth, merchants: ctx.merchants });
+    registerAdminRoutes(app, { auth, merchants: ctx.merchants });
+    registerAntifraudRoutes(app, { auth, merchants: ctx.merchants, antifraud: ctx.antifraud, ipCountries: ctx.ipCountries });
     registerAcquirerRoutes(app, ctx);
-    registerCardRoutes(app, ctx);
+    registerCardRoutes(app, { config, auth, cardKeys: ctx.cardKeys, cards: ctx.cards });
     registerPaymentRoutes(app, { config, auth, payments: ctx.payments });
     registerThreeDsRoutes(app, ctx);
-    registerDisputeRoutes(app, ctx);
+    registerDisputeRoutes(app, { config, auth, disputes: ctx.disputes, sandboxClock });
     registerPaymentLinkRoutes(app, ctx);
     registerSettlementRoutes(app, ctx);
     registerPixRoutes(app, ctx);
     registerRecurrenceRoutes(app, ctx);
-    registerBankSlipRoutes(app, ctx);
+    registerBankSlipRoutes(app, { config, auth, clock: ctx.clock, bankSlips: ctx.bankSlips, sandboxClock });
     registerWebhookRoutes(app, ctx);
     if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
     registerDashboardRoutes(app, ctx);
