@@ -111,7 +111,7 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
 
   // Each module's routes get only what they use (its RouteDeps), never the whole context.
   const { config, auth, sandboxClock } = ctx;
-  registerOpsRoutes(app, ctx, metrics);
+  registerOpsRoutes(app, { config, database: ctx.database, logger: ctx.logger, acquirer: ctx.acquirer }, metrics);
   if (options.apis !== false) {
     registerAuthRoutes(app, { config, auth, merchants: ctx.merchants });
     registerAdminRoutes(app, { auth, merchants: ctx.merchants });
@@ -121,13 +121,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerPaymentRoutes(app, { config, auth, payments: ctx.payments });
     registerThreeDsRoutes(app, ctx);
     registerDisputeRoutes(app, { config, auth, disputes: ctx.disputes, sandboxClock });
-    registerPaymentLinkRoutes(app, ctx);
-    registerSettlementRoutes(app, ctx);
-    registerPixRoutes(app, ctx);
-    registerRecurrenceRoutes(app, ctx);
+    registerPaymentLinkRoutes(app, { config, auth, paymentLinks: ctx.paymentLinks });
+    registerSettlementRoutes(app, { config, auth, database: ctx.database, merchants: ctx.merchants, settlement: ctx.settlement, streamSlots: ctx.streamSlots });
+    registerPixRoutes(app, { config, auth, pix: ctx.pix, pixLocationSigner: ctx.pixLocationSigner, sandboxClock });
+    registerRecurrenceRoutes(app, { config, auth, recurrence: ctx.recurrence });
     registerBankSlipRoutes(app, { config, auth, clock: ctx.clock, bankSlips: ctx.bankSlips, sandboxClock });
-    registerWebhookRoutes(app, ctx);
-    if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
+    registerWebhookRoutes(app, { config, auth, webhooks: ctx.webhooks });
+    if (sandboxClock) registerSandboxRoutes(app, { auth, clock: ctx.clock, cards: ctx.cards, sandboxClock, sandboxReset: ctx.sandboxReset });
     registerDashboardRoutes(app, ctx);
   }
   return app;
