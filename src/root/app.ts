@@ -128,7 +128,13 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerBankSlipRoutes(app, { config, auth, clock: ctx.clock, bankSlips: ctx.bankSlips, sandboxClock });
     registerWebhookRoutes(app, { config, auth, webhooks: ctx.webhooks });
     if (sandboxClock) registerSandboxRoutes(app, { auth, clock: ctx.clock, cards: ctx.cards, sandboxClock, sandboxReset: ctx.sandboxReset });
-    registerDashboardRoutes(app, ctx);
+    registerDashboardRoutes(app, {
+      config, auth, database: ctx.database, clock: ctx.clock, queue: ctx.queue, handlers: ctx.handlers, metrics: ctx.metrics,
+      streamSlots: ctx.streamSlots, merchants: ctx.merchants, cards: ctx.cards, antifraud: ctx.antifraud,
+      acquirerConnections: ctx.acquirerConnections, payments: ctx.payments, disputes: ctx.disputes, paymentLinks: ctx.paymentLinks,
+      recurrence: ctx.recurrence, settlement: ctx.settlement, bankSlips: ctx.bankSlips, pix: ctx.pix, webhooks: ctx.webhooks,
+      sandboxClock, sandboxReset: ctx.sandboxReset,
+    });
   }
   return app;
 }

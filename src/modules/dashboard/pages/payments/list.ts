@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../root/context.js';
+import type { DashboardServices } from '../../services.js';
 import { addDays } from '../../../../domain/calendar.js';
 import { ApiError } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
@@ -35,7 +35,7 @@ function parseCursor(text: string): { at: string; id: string } {
 }
 
 /** GET /dashboard/payments: the merchant's payments by date range, status, reference and card, read through PaymentService. */
-export function paymentListPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function paymentListPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/payments', { schema: { hide: true, querystring: FilterQuery }, attachValidation: true }, async (request, reply) => {
     const p = requireMerchant(request);
     const problems = formProblems(request, FilterQuery);
