@@ -116,10 +116,10 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
     registerAuthRoutes(app, { config, auth, merchants: ctx.merchants });
     registerAdminRoutes(app, { auth, merchants: ctx.merchants });
     registerAntifraudRoutes(app, { auth, merchants: ctx.merchants, antifraud: ctx.antifraud, ipCountries: ctx.ipCountries });
-    registerAcquirerRoutes(app, ctx);
+    registerAcquirerRoutes(app, { auth, acquirerConnections: ctx.acquirerConnections, merchants: ctx.merchants });
     registerCardRoutes(app, { config, auth, cardKeys: ctx.cardKeys, cards: ctx.cards });
     registerPaymentRoutes(app, { config, auth, payments: ctx.payments });
-    registerThreeDsRoutes(app, ctx);
+    registerThreeDsRoutes(app, { config, threeDs: ctx.threeDs, challenges: ctx.payments.authentication });
     registerDisputeRoutes(app, { config, auth, disputes: ctx.disputes, sandboxClock });
     registerPaymentLinkRoutes(app, { config, auth, paymentLinks: ctx.paymentLinks });
     registerSettlementRoutes(app, { config, auth, database: ctx.database, merchants: ctx.merchants, settlement: ctx.settlement, streamSlots: ctx.streamSlots });
