@@ -71,7 +71,9 @@ export interface Config {
   dashboard: { sessionMinutes: number; idleMinutes: number };
 }
 
-export class ConfigError extends Error {}
+import { ConfigError } from './config-error.js';
+
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 

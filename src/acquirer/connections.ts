@@ -27,7 +27,7 @@ export interface ConnectionView {
   updatedAt: string;
 }
 
-/** Associated data of a sealed MerchantKey: bound to our merchant id (also src/security/sealed-columns.ts). */
+/** Associated data of a sealed MerchantKey: bound to our merchant id (also sealed-columns.ts). */
 export const connectionAd = (merchantId: string) => `acquirer:${merchantId}`;
 
 /**

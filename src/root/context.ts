@@ -15,6 +15,7 @@ import { AdminKey } from '../modules/auth/admin-key.js';
 import { AuthService } from '../modules/auth/service.js';
 import { CardKeyService } from '../modules/cards/keys.js';
 import { CardService } from '../modules/cards/service.js';
+import { oldestCardKey } from '../modules/cards/sealed-columns.js';
 import { PaymentService } from '../modules/payments/service.js';
 import { DisputeService } from '../modules/disputes/service.js';
 import { PricingStore } from '../modules/settlement/pricing.js';
@@ -132,7 +133,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   // The keyring: DATA_KEY seals, DATA_KEYS_PREVIOUS only opens. Refuses to start (ConfigError)
   // when it cannot open this database's canary; loads the lookup keys (fingerprints, hashes).
   const cipher = DataCipher.fromBase64(secrets.dataKey, config.dataKeysPrevious);
-  await openKeyring(database, cipher, { hint: sandboxKeyHint(config) });
+  await openKeyring(database, cipher, { hint: sandboxKeyHint(config), legacyCanary: oldestCardKey });
 
   const virtualClock = config.mode === 'sandbox' ? new VirtualClock() : undefined;
   const clock: Clock = virtualClock ?? new SystemClock();
