@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { openDatabase, type Database } from '../db/connection.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecrets } from './sandbox-secrets.js';
+import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import { StreamSlots } from '../http/stream-slots.js';
 import { JobQueue } from '../jobs/queue.js';
 import { JobHandlers } from '../jobs/registry.js';
@@ -225,7 +226,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     metrics,
   };
   // Every module owns its job kinds (`jobs()`: kind, handler, options); all are registered the same way.
-  const maintenance = new Maintenance({ database, clock, queue });
+  const maintenance = new Maintenance({ database, clock, queue, purgers: [(wallNow) => purgeIdempotencyKeys(database, wallNow)] });
   for (const owner of [maintenance, ctx.bankSlips, payments, ctx.recurrence, webhooks, settlement, pix, ctx.paymentLinks]) handlers.registerAll(owner.jobs());
   await maintenance.start();
   await pix.startReconciliation();
