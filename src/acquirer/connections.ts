@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { badRequest } from '../http/errors.js';
-import { PerMerchantCache } from '../modules/merchants/per-merchant-cache.js';
+import { PerMerchantCache } from '../cache/per-merchant-cache.js';
 import type { DataCipher } from '../security/data-cipher.js';
 import { CIELO_PRODUCTION_API_URL, CIELO_PRODUCTION_QUERY_URL, type CieloConnection } from './cielo/acquirer.js';
 import { acquirerUrl, environmentOf } from './config.js';

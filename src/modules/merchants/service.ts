@@ -10,7 +10,7 @@ import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
-import { PerMerchantCache } from './per-merchant-cache.js';
+import { PerMerchantCache } from '../../cache/per-merchant-cache.js';
 
 export type { MerchantAddress };
 
