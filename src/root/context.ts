@@ -44,6 +44,7 @@ import { WebhookDelivery } from '../modules/webhooks/delivery.js';
 import { HttpPoster } from '../modules/webhooks/http-post.js';
 import { DeliveryMetrics } from '../modules/webhooks/metrics.js';
 import { WebhookService } from '../modules/webhooks/service.js';
+import { DELIVER_JOB } from '../modules/webhooks/outbox.js';
 import { GatewayMetrics } from '../observability/metrics.js';
 import type { PaymentBacklog } from '../observability/backlog.js';
 import type { StatementCounter } from '../observability/statements.js';
@@ -142,7 +143,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const handlers = new JobHandlers();
   const streamSlots = new StreamSlots(config.conciliation.maxConcurrentPerMerchant);
   // The payment service is built below; its backlog is read at scrape time.
-  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger, statements: options.statements, paymentBacklog: (): Promise<PaymentBacklog> => payments.backlog() });
+  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), webhookDeliveryKind: DELIVER_JOB, logger: options.logger, statements: options.statements, paymentBacklog: (): Promise<PaymentBacklog> => payments.backlog() });
   // The registry gives each kind its own max attempts.
   const queue = new JobQueue(database, clock, handlers, { metrics, logger: options.logger });
   const worker = new Worker(queue, handlers, clock, {
