@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
 import { loadThreeDsConfig, threeDsProblems, type ThreeDsConfig } from './threeds/config.js';
 import { loadPixConfig, pixProblems, type PixConfig } from './pix-provider/config.js';
-import { loadBankConfig, type BankConfig } from './modules/bankslips/bank-config.js';
+import { loadBankConfig, type BankConfig } from './bank/config.js';
 /**
  * Every setting the service reads from the environment, parsed once and validated.
  * Contract section 1 lists the names and defaults; production mode refuses to start
