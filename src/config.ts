@@ -49,7 +49,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
   bankSlipBankCode: string;
-  /** BANK_SLIP_PROVIDER, BANK_SLIP_AGENCY, BANK_SLIP_ACCOUNT, BANK_SLIP_AGREEMENT, BANK_SLIP_BENEFICIARY_* (src/modules/bankslips/bank-config.ts). */
+  /** BANK_SLIP_PROVIDER, BANK_SLIP_AGENCY, BANK_SLIP_ACCOUNT, BANK_SLIP_AGREEMENT, BANK_SLIP_BENEFICIARY_* (src/bank/config.ts). */
   bankSlip: BankConfig;
   /** ACQUIRER, CIELO_*, ACQUIRER_TIMEOUT_MS (src/acquirer/config.ts). */
   acquirer: AcquirerConfig;
