@@ -29,7 +29,7 @@ import { AcquirerConnections } from '../acquirer/connections.js';
 import { AcquirerRouter } from '../acquirer/router.js';
 import { SandboxAcquirer } from '../acquirer/sandbox/acquirer.js';
 import { threeDsDepsOf } from '../threeds/connect.js';
-import type { ThreeDsDeps } from '../modules/payments/deps.js';
+import type { ThreeDsDeps } from '../threeds/types.js';
 import { signingKeysOf, TokenSigner } from '../modules/auth/tokens.js';
 import { MerchantService } from '../modules/merchants/service.js';
 import { PaymentLinkService } from '../modules/paymentlinks/service.js';
@@ -50,8 +50,9 @@ import type { PaymentBacklog } from '../observability/backlog.js';
 import type { StatementCounter } from '../observability/statements.js';
 
 /**
- * Everything a request handler or job needs, built once per process. There is no global
- * database or clock: tests build as many contexts as they like, each on its own database.
+ * Every service of one process, built once (src/root/app.ts hands each module's routes only their
+ * RouteDeps). There is no global database or clock: tests build as many contexts as they like,
+ * each on its own database.
  */
 export interface AppContext {
   config: Config;
