@@ -2,15 +2,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Authenticator, Principal, Scope } from './principal.js';
 import { unauthorized } from './errors.js';
 
-/**
- * Authentication runs in `onRequest`, before the body is parsed: an anonymous caller gets its
- * 401 without the service spending work on its payload.
- */
 /** What a guard is given: the routes' dependencies carry the authenticator as `auth`. */
 export interface GuardDeps {
   auth: Authenticator;
 }
 
+/**
+ * Authentication runs in `onRequest`, before the body is parsed: an anonymous caller gets its
+ * 401 without the service spending work on its payload.
+ */
 export const gatewayAuth = (ctx: GuardDeps, scope?: Scope) => async (request: FastifyRequest) => {
   request.principal = await ctx.auth.authenticate('gateway', request.headers.authorization, request.ip, scope);
 };

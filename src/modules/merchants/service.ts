@@ -11,13 +11,13 @@ import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
 import { PerMerchantCache } from '../../cache/per-merchant-cache.js';
+import type { Scope } from '../../http/principal.js';
 
 export type { MerchantAddress };
 
 /** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 
-import type { Scope } from '../../http/principal.js';
 export { SCOPES, type Scope } from '../../http/principal.js';
 
 export interface Merchant {
