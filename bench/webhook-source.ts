@@ -6,7 +6,7 @@
  * writing the same SQLite file would collide with it), and the receiver stays in the parent.
  */
 import { loadConfig } from '../src/config.js';
-import { closeContext, createContext } from '../src/context.js';
+import { closeContext, createContext } from '../src/root/context.js';
 import { createLogger } from '../src/logger.js';
 import { recordNotifications } from '../src/modules/webhooks/outbox.js';
 

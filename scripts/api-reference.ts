@@ -9,8 +9,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { closeContext, createContext } from '../src/context.js';
-import { buildApp } from '../src/http/app.js';
+import { closeContext, createContext } from '../src/root/context.js';
+import { buildApp } from '../src/root/app.js';
 import { RESOURCE_TAGS } from '../src/http/openapi.js';
 import { createLogger } from '../src/logger.js';
 

@@ -6,8 +6,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import { loadConfig } from '../src/config.js';
-import { closeContext, createContext } from '../src/context.js';
-import { buildApp } from '../src/http/app.js';
+import { closeContext, createContext } from '../src/root/context.js';
+import { buildApp } from '../src/root/app.js';
 import { createLogger } from '../src/logger.js';
 
 const out = process.argv[2] ?? 'openapi.json';

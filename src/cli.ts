@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import type { CliIo, Command, Run } from './cli/command.js';
 import { COMMANDS, commandHelp, usage } from './cli/commands.js';
 import { assertProductionSecrets, ConfigError, loadConfig, type Config } from './config.js';
-import { createContext, type AppContext } from './context.js';
+import { createContext, type AppContext } from './root/context.js';
 import { openDatabase, type Database } from './db/connection.js';
 import { DomainError, invalid } from './domain/errors.js';
 import { createLogger } from './logger.js';

@@ -3,7 +3,7 @@ import { hostname } from 'node:os';
 import { acquirerProblems, loadAcquirerConfig, type AcquirerConfig } from './acquirer/config.js';
 import { loadThreeDsConfig, threeDsProblems, type ThreeDsConfig } from './threeds/config.js';
 import { loadPixConfig, pixProblems, type PixConfig } from './pix-provider/config.js';
-import { loadBankConfig, type BankConfig } from './modules/bankslips/bank-config.js';
+import { loadBankConfig, type BankConfig } from './bank/config.js';
 /**
  * Every setting the service reads from the environment, parsed once and validated.
  * Contract section 1 lists the names and defaults; production mode refuses to start
@@ -49,7 +49,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** FEBRABAN bank code (3 digits) that starts every bank slip barcode. */
   bankSlipBankCode: string;
-  /** BANK_SLIP_PROVIDER, BANK_SLIP_AGENCY, BANK_SLIP_ACCOUNT, BANK_SLIP_AGREEMENT, BANK_SLIP_BENEFICIARY_* (src/modules/bankslips/bank-config.ts). */
+  /** BANK_SLIP_PROVIDER, BANK_SLIP_AGENCY, BANK_SLIP_ACCOUNT, BANK_SLIP_AGREEMENT, BANK_SLIP_BENEFICIARY_* (src/bank/config.ts). */
   bankSlip: BankConfig;
   /** ACQUIRER, CIELO_*, ACQUIRER_TIMEOUT_MS (src/acquirer/config.ts). */
   acquirer: AcquirerConfig;
@@ -71,7 +71,9 @@ export interface Config {
   dashboard: { sessionMinutes: number; idleMinutes: number };
 }
 
-export class ConfigError extends Error {}
+import { ConfigError } from './config-error.js';
+
+export { ConfigError };
 
 type Env = Record<string, string | undefined>;
 

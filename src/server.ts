@@ -1,9 +1,9 @@
 import { SANDBOX_IN_PRODUCTION_WARNING } from './acquirer/config.js';
 import { assertProductionSecrets, ConfigError, loadConfig } from './config.js';
-import { ensureDemoAccount } from './sandbox-secrets.js';
-import { closeContext, createContext } from './context.js';
+import { ensureDemoAccount } from './root/sandbox-secrets.js';
+import { closeContext, createContext } from './root/context.js';
 import { openDatabaseWhenReady } from './db/connection.js';
-import { buildApp } from './http/app.js';
+import { buildApp } from './root/app.js';
 import { createLogger } from './logger.js';
 import { StatementCounter } from './observability/statements.js';
 

@@ -179,6 +179,61 @@ describe('file size', () => {
   });
 });
 
+/**
+ * The floors, bottom up (each entry a folder or file of src/). A file imports its own entry and
+ * lower floors only, so nothing below the composition root (src/root) knows it, and nothing
+ * below src/modules knows a module: what a lower floor needs of one it declares as an interface,
+ * and the root passes the module's service.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ['domain', 'clock.ts', 'ids.ts', 'logger.ts', 'threads.ts', 'config-catalogue.ts', 'config-error.ts', 'outbound'],
+  ['db', 'cache', 'bank'],
+  ['security', 'http', 'jobs'],
+  ['acquirer', 'pix-provider', 'threeds'],
+  ['config.ts'],
+  ['observability'],
+  ['modules'],
+  ['root'],
+  ['server.ts'],
+  ['cli'],
+  ['cli.ts'],
+];
+const ROOT_FLOOR = FLOORS.findIndex((floor) => floor.includes('root'));
+const MODULES_FLOOR = FLOORS.findIndex((floor) => floor.includes('modules'));
+
+/** The FLOORS entry of a path of src/: its top folder, or the file itself. */
+const entryOf = (rel: string) => rel.split('/')[0];
+const floorOf = (rel: string) => FLOORS.findIndex((floor) => floor.includes(entryOf(rel)));
+
+describe('floors', () => {
+  it('every folder and file of src/ has its floor', () => {
+    expect([...new Set(sources.map((f) => entryOf(f.rel)))].filter((entry) => floorOf(entry) < 0)).toEqual([]);
+  });
+
+  it('no file below the composition root imports it (src/root: context, app, sealed columns)', () => {
+    const offences = sources
+      .filter((f) => floorOf(f.rel) < ROOT_FLOOR)
+      .flatMap((f) => importsOf(f).filter((t) => entryOf(t) === 'root').map((t) => `${f.rel} imports ${t}`));
+    expect(offences).toEqual([]);
+  });
+
+  it('no floor below src/modules imports a module', () => {
+    const offences = sources
+      .filter((f) => floorOf(f.rel) < MODULES_FLOOR)
+      .flatMap((f) => importsOf(f).filter((t) => entryOf(t) === 'modules').map((t) => `${f.rel} imports ${t}`));
+    expect(offences).toEqual([]);
+  });
+
+  it('a file imports its own folder and lower floors only', () => {
+    const offences = sources.flatMap((f) =>
+      importsOf(f)
+        .filter((t) => entryOf(t) !== entryOf(f.rel) && floorOf(t) >= floorOf(f.rel))
+        .map((t) => `${f.rel} (floor ${floorOf(f.rel) + 1}) imports ${t} (floor ${floorOf(t) + 1})`),
+    );
+    expect(offences).toEqual([]);
+  });
+});
+
 /** Strongly connected components of the file import graph (Tarjan), the singletons left out. */
 function importCircles(): string[][] {
   const graph = new Map(sources.map((f) => [f.rel, importsOf(f).filter((t) => t !== f.rel)]));
@@ -222,7 +277,7 @@ describe('import structure', () => {
   it('the circle finder sees a circle when there is one', () => {
     // Guards the check above against a regex that stops reading imports: the composition root
     // imports the payment service, so a payment service importing it back would be a circle.
-    const root = sources.find((f) => f.rel === 'context.ts')!;
+    const root = sources.find((f) => f.rel === 'root/context.ts')!;
     expect(importsOf(root)).toContain('modules/payments/service.ts');
   });
 });

@@ -98,7 +98,7 @@ describe(`command-line tool for operators (${testDialect})`, () => {
 
   it('every setting a config file reads is in the catalogue `gateway env` prints', () => {
     const root = join(import.meta.dirname, '../src');
-    const files = ['config.ts', 'db/timeouts.ts', 'acquirer/config.ts', 'pix-provider/config.ts', 'modules/bankslips/bank-config.ts'];
+    const files = ['config.ts', 'db/timeouts.ts', 'acquirer/config.ts', 'pix-provider/config.ts', 'bank/config.ts'];
     const read = new Set<string>();
     for (const file of files) {
       let text: string;

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { invalid } from '../domain/errors.js';
-import { PerMerchantCache } from '../modules/merchants/per-merchant-cache.js';
+import { PerMerchantCache } from '../cache/per-merchant-cache.js';
 import type { DataCipher } from '../security/data-cipher.js';
 import { CIELO_PRODUCTION_API_URL, CIELO_PRODUCTION_QUERY_URL, type CieloConnection } from './cielo/acquirer.js';
 import { acquirerUrl, environmentOf } from './config.js';
@@ -27,7 +27,7 @@ export interface ConnectionView {
   updatedAt: string;
 }
 
-/** Associated data of a sealed MerchantKey: bound to our merchant id (also src/security/sealed-columns.ts). */
+/** Associated data of a sealed MerchantKey: bound to our merchant id (also sealed-columns.ts). */
 export const connectionAd = (merchantId: string) => `acquirer:${merchantId}`;
 
 /**

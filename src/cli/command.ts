@@ -1,4 +1,4 @@
-import type { AppContext } from '../context.js';
+import type { AppContext } from '../root/context.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/connection.js';
 

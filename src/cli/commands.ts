@@ -2,6 +2,7 @@ import { SETTINGS } from '../config-catalogue.js';
 import { migrateDown, migrateToLatest, migrationStatus } from '../db/migrate.js';
 import { DomainError, invalid } from '../domain/errors.js';
 import { SCOPES, type Scope } from '../modules/merchants/service.js';
+import { SEALED_COLUMNS } from '../root/sealed-columns.js';
 import { reencryptAll } from '../security/reencrypt.js';
 import { BANKSLIP_COMMANDS } from './bankslips.js';
 import { LISTEN_COMMANDS } from './listen-and-trigger.js';
@@ -100,7 +101,7 @@ export const COMMANDS: Command[] = [
     options: { batch: { type: 'string', help: 'rows per transaction (default 500)', integer: [1, 10_000] } },
     run: async ({ values, io, print, context }) => {
       const ctx = await context();
-      const summary = await reencryptAll(ctx.database, ctx.cipher, { batch: Number(values.batch ?? 500), onProgress: (progress) => io.err(JSON.stringify(progress)) });
+      const summary = await reencryptAll(ctx.database, ctx.cipher, SEALED_COLUMNS, { batch: Number(values.batch ?? 500), onProgress: (progress) => io.err(JSON.stringify(progress)) });
       print(summary);
       if (summary.remaining > 0) {
         io.err(`${summary.remaining} sealed values are still under another key (see failedKeyIds): keep their keys in DATA_KEYS_PREVIOUS.`);

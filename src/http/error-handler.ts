@@ -82,7 +82,7 @@ export function installErrorHandling(app: FastifyInstance): void {
   const routes: { method: string; pattern: RegExp }[] = [];
   app.addHook('onRoute', (route) => {
     const pattern = new RegExp(`^${route.url.replace(/\/+$/, '').replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:[^/]+/g, '[^/]+').replace(/\*/g, '.*')}/?$`);
-    // OPTIONS is the CORS preflight, answered on every path (src/http/app.ts): not a method of the resource.
+    // OPTIONS is the CORS preflight, answered on every path (src/root/app.ts): not a method of the resource.
     for (const method of [route.method].flat()) if (method !== 'HEAD' && method !== 'OPTIONS') routes.push({ method, pattern });
   });
 

@@ -2,7 +2,6 @@ import swagger, { type SwaggerTransformObject } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { Config } from '../config.js';
 
 export const ErrorArray = Type.Array(Type.Object({ tag: Type.String(), description: Type.String() }), {
   description: 'One entry per problem; tag is the field path for input errors, a short code otherwise.',
@@ -47,7 +46,14 @@ export const security = {
  * while DOCS_PUBLIC (default: sandbox only). Hidden, both answer the not-found error array like
  * any unknown path; the document is still generated (`app.swagger()`) for tooling.
  */
-export async function installOpenApi(app: FastifyInstance, config: Config): Promise<void> {
+/** What the document names from the configuration (a `Config` satisfies it). */
+export interface OpenApiSettings {
+  gatewayBasePath: string;
+  integrationBasePath: string;
+  docsPublic: boolean;
+}
+
+export async function installOpenApi(app: FastifyInstance, config: OpenApiSettings): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

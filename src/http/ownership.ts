@@ -1,5 +1,5 @@
 import { ApiError } from './errors.js';
-import type { Principal } from '../modules/auth/service.js';
+import type { Principal } from './principal.js';
 
 /**
  * A merchant sees only its own objects (contract section 2). An `accountNumber`, `mid` or

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Principal } from '../modules/auth/service.js';
+import type { Principal } from './principal.js';
 
 /** The Fastify instance with the TypeBox provider: route schemas type the handlers. */
 export type App = FastifyInstance<

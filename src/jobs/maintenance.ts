@@ -1,6 +1,5 @@
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
-import { purgeIdempotencyKeys } from '../http/idempotency.js';
 import type { JobQueue } from './queue.js';
 import type { JobDefinition } from './registry.js';
 
@@ -11,12 +10,15 @@ function nextRun(after: Date): Date {
   return new Date(Math.floor(after.getTime() / DAY_MS) * DAY_MS + DAY_MS);
 }
 
+/** Removes what expired before `wallNow` (the root passes the purge of idempotency keys; an instance that only schedules needs none). */
+export type Purger = (wallNow: Date) => Promise<unknown>;
+
 /**
- * A daily purge of expired idempotency keys and finished jobs. The dedupe key is the day, so
- * every instance may schedule it and it still runs once.
+ * A daily purge of finished jobs and of what its purgers remove (expired idempotency keys). The
+ * dedupe key is the day, so every instance may schedule it and it still runs once.
  */
 export class Maintenance {
-  constructor(private readonly deps: { database: Database; clock: Clock; queue: JobQueue }) {}
+  constructor(private readonly deps: { database: Database; clock: Clock; queue: JobQueue; purgers?: readonly Purger[] }) {}
 
   jobs(): JobDefinition[] {
     return [
@@ -24,7 +26,7 @@ export class Maintenance {
         kind: KIND,
         handler: async (_payload, { clock }) => {
           const wallNow = clock.wallNow();
-          await purgeIdempotencyKeys(this.deps.database, wallNow);
+          for (const purge of this.deps.purgers ?? []) await purge(wallNow);
           // Jobs record business time, so their retention is counted in business time too.
           await this.deps.queue.purgeFinished(new Date(clock.now().getTime() - 7 * DAY_MS));
           await this.schedule(nextRun(clock.now()));

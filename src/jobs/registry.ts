@@ -54,7 +54,7 @@ export interface JobOptions {
 
 /**
  * One job kind a module runs: what its `jobs()` answers (the bank slips', the payments', the
- * maintenance purge...). src/context.ts hands every module's list to `registerAll` the same way.
+ * maintenance purge...). src/root/context.ts hands every module's list to `registerAll` the same way.
  */
 export type JobDefinition = JobOptions & { kind: string } & ({ handler: JobHandler; batch?: undefined } | { batch: BatchOptions; handler?: undefined });
 

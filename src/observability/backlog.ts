@@ -2,7 +2,6 @@ import { Counter, Gauge, type Metric } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/connection.js';
 import { errorMessage } from '../jobs/queue.js';
-import { DELIVER_JOB } from '../modules/webhooks/outbox.js';
 
 /** pino fits. */
 export interface ScrapeLogger {
@@ -117,6 +116,8 @@ export interface ScrapedDeps {
   database: Database;
   clock: Clock;
   kinds: () => string[];
+  /** The job kind of webhook deliveries (the webhooks module's): its pending and running jobs are the webhook backlog. */
+  webhookDeliveryKind: string;
   logger?: ScrapeLogger;
   cacheMs?: number;
   /** The reading to share (GatewayMetrics shares it with the operator's dashboard); default a new one. */
@@ -192,7 +193,7 @@ export function scrapedMetrics(deps: ScrapedDeps): Metric[] {
       const read = await groups();
       backlog.reset();
       if (!read) return;
-      backlog.set(read.filter((g) => g.kind === DELIVER_JOB).reduce((sum, g) => sum + g.jobs, 0));
+      backlog.set(read.filter((g) => g.kind === deps.webhookDeliveryKind).reduce((sum, g) => sum + g.jobs, 0));
     },
   });
 

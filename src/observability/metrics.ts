@@ -11,6 +11,8 @@ export interface GatewayMetricsDeps {
   clock: Clock;
   /** The registered job kinds: each gets its queue series (0 when idle), so an alert never sees a series vanish. */
   kinds: () => string[];
+  /** The job kind of webhook deliveries: the webhook backlog gauge counts its jobs. */
+  webhookDeliveryKind: string;
   /** What the payment path has left to its background passes (PaymentService.backlog). */
   paymentBacklog?: () => Promise<PaymentBacklog>;
   logger?: ScrapeLogger;

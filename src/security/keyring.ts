@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import type { Database } from '../db/connection.js';
 import type { DB } from '../db/schema.js';
-import { cardKeyAd } from '../modules/cards/keys.js';
 import { DataCipher, SealedValueError } from './data-cipher.js';
 
 /**
@@ -29,9 +28,19 @@ export const LOOKUP_KEY_SETTING_PREFIX = 'lookup_key:';
 /** Associated data of a value sealed in `settings`: bound to its row's key. */
 export const settingAd = (key: string) => `settings:${key}`;
 
+/** A sealed value that stands in for the canary in a database from before the keyring. */
+export interface LegacyCanary {
+  /** Names it in a refusal ("its card key k1"). */
+  what: string;
+  sealed: string;
+  ad: string;
+}
+
 export interface KeyringOptions {
   /** Added to the refusal (the sandbox keeps a generated key in the database, say). */
   hint?: string;
+  /** Without a canary: the value its owner sealed first (the cards module's oldest card key), if any. */
+  legacyCanary?: (db: Kysely<DB>) => Promise<LegacyCanary | undefined>;
 }
 
 async function readSetting(db: Kysely<DB>, key: string): Promise<string | undefined> {
@@ -87,10 +96,10 @@ export async function openKeyring(database: Database, cipher: DataCipher, option
   } else {
     // No canary: a new database, or one from before the keyring. The first start of any version
     // made a card key (its private key sealed), so that one stands in for the canary.
-    const cardKey = await db.selectFrom('card_keys').select(['key_id', 'private_sealed']).orderBy('created_at').limit(1).executeTakeFirst();
-    if (cardKey) {
-      open(`its card key ${cardKey.key_id}`, cardKey.private_sealed, cardKeyAd(cardKey.key_id));
-      legacyKeyId = DataCipher.keyIdOf(cardKey.private_sealed);
+    const first = await options.legacyCanary?.(db);
+    if (first) {
+      open(first.what, first.sealed, first.ad);
+      legacyKeyId = DataCipher.keyIdOf(first.sealed);
     }
   }
 

@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/connection.js';
 import { DataCipher } from './data-cipher.js';
 import { CANARY_PLAINTEXT, CANARY_SETTING, settingAd } from './keyring.js';
-import { columnName, SEALED_COLUMNS, type SealedColumn } from './sealed-columns.js';
+import { columnName, type SealedColumn } from './sealed-columns.js';
 
 /**
  * `gateway keys reencrypt`: moves every sealed value to the current DATA_KEY, so the previous
@@ -124,18 +124,19 @@ async function remainingIn(db: AnyDb, cipher: DataCipher, column: SealedColumn):
   return Number(count);
 }
 
-export async function reencryptAll(database: Database, cipher: DataCipher, options: ReencryptOptions = {}): Promise<ReencryptSummary> {
+/** Re-seals every value of `columns` (the root's list of all sealed columns) under the current key, then the canary. */
+export async function reencryptAll(database: Database, cipher: DataCipher, columns: readonly SealedColumn[], options: ReencryptOptions = {}): Promise<ReencryptSummary> {
   const db = database.db as unknown as AnyDb;
   const batch = options.batch ?? 500;
   const failedKeyIds: Record<string, number> = {};
-  const columns: ColumnReport[] = [];
-  for (const column of SEALED_COLUMNS) columns.push(await moveColumn(db, cipher, column, batch, failedKeyIds, options.onProgress));
+  const reports: ColumnReport[] = [];
+  for (const column of columns) reports.push(await moveColumn(db, cipher, column, batch, failedKeyIds, options.onProgress));
 
   // Counted again after the walk: values an instance still running an older DATA_KEY wrote
   // meanwhile show up here, and keep the canary where it is.
   let remaining = 0;
-  for (const column of SEALED_COLUMNS) remaining += await remainingIn(db, cipher, column);
-  return { currentKeyId: cipher.currentKeyId, columns, failedKeyIds, remaining, canary: remaining === 0 ? await moveCanary(db, cipher) : 'kept: values remain under older keys' };
+  for (const column of columns) remaining += await remainingIn(db, cipher, column);
+  return { currentKeyId: cipher.currentKeyId, columns: reports, failedKeyIds, remaining, canary: remaining === 0 ? await moveCanary(db, cipher) : 'kept: values remain under older keys' };
 }
 
 /** Re-seals the canary under the current key: from now on the keyring must hold that key. */

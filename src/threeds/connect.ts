@@ -1,8 +1,8 @@
-import type { Config } from '../config.js';
-import type { ThreeDsDeps } from '../modules/payments/deps.js';
 import type { DataCipher } from '../security/data-cipher.js';
+import type { ThreeDsConfig } from './config.js';
 import { EmvcoThreeDsServer } from './emvco/server.js';
 import { SandboxThreeDsServer } from './sandbox/server.js';
+import type { ThreeDsDeps } from './types.js';
 
 /** Path (under the gateway's base path) of the public endpoint the ACS posts a challenge's result to. */
 export const NOTIFICATION_PATH = '/v1/3ds/notifications';
@@ -10,7 +10,15 @@ export const NOTIFICATION_PATH = '/v1/3ds/notifications';
 export const SANDBOX_ACS_PATH = '/v1/3ds/sandbox-acs';
 
 /** The 3DS connector THREEDS_SERVER names, and where its challenges come back. */
-export function threeDsDepsOf(config: Config, cipher: DataCipher): ThreeDsDeps {
+/** What the connector is built from (the gateway's Config satisfies it). */
+export interface ThreeDsSettings {
+  publicUrl: string;
+  gatewayBasePath: string;
+  mode: string;
+  threeDs: ThreeDsConfig;
+}
+
+export function threeDsDepsOf(config: ThreeDsSettings, cipher: DataCipher): ThreeDsDeps {
   const base = `${config.publicUrl}${config.gatewayBasePath}`;
   const settings = config.threeDs;
   const server =

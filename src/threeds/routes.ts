@@ -3,12 +3,23 @@ import formbody from '@fastify/formbody';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.js';
 import { ApiError } from '../http/errors.js';
 import type { App } from '../http/types.js';
-import type { ThreeDsState } from '../modules/payments/three-ds-state.js';
 import { NOTIFICATION_PATH, SANDBOX_ACS_PATH } from './connect.js';
 import { SandboxThreeDsServer, SANDBOX_OTP, type SandboxCReq } from './sandbox/server.js';
+import type { ThreeDsDeps } from './types.js';
+
+/** Where a posted CRes goes: the payments module's authentication (it completes the payment). */
+export interface ChallengeResults {
+  complete(cres: string): Promise<{ payment_id: string; status: string; three_ds: string | null }>;
+}
+
+/** What the 3DS routes use. */
+export interface ThreeDsRouteDeps {
+  config: { gatewayBasePath: string };
+  threeDs: ThreeDsDeps;
+  challenges: ChallengeResults;
+}
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -37,7 +48,7 @@ const FormBody = Type.Object({ cres: Type.Optional(Type.String({ maxLength: 8192
  *   buyer's browser. The payment is authorized (or denied) and the browser sent to its returnUrl.
  * - with THREEDS_SERVER=sandbox, the sandbox ACS's challenge page at {gateway}/v1/3ds/sandbox-acs.
  */
-export function registerThreeDsRoutes(app: App, ctx: AppContext): void {
+export function registerThreeDsRoutes(app: App, ctx: ThreeDsRouteDeps): void {
   void app.register(async (plain) => {
     const scope = plain.withTypeProvider<TypeBoxTypeProvider>();
     await scope.register(formbody, { bodyLimit: 32 * 1024 });
@@ -48,8 +59,9 @@ export function registerThreeDsRoutes(app: App, ctx: AppContext): void {
       handler: async (request, reply) => {
         const cres = request.body.cres;
         if (!cres) throw new ApiError(400, 'cres', 'cres is required: the challenge result the ACS hands the browser.');
-        const row = await ctx.payments.authentication.complete(cres);
-        const state = JSON.parse(row.three_ds!) as ThreeDsState;
+        const row = await ctx.challenges.complete(cres);
+        // The payment's 3DS state (payments.three_ds): only its returnUrl is read here.
+        const state = JSON.parse(row.three_ds!) as { returnUrl?: string };
         if (state.returnUrl) {
           const to = new URL(state.returnUrl);
           to.searchParams.set('paymentId', row.payment_id);

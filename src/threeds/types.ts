@@ -86,3 +86,13 @@ export interface ThreeDsServer {
    */
   challengeResult(cres: string): Promise<ChallengeResult>;
 }
+
+/** The 3DS server (undefined: none configured, only external authentications are taken) and where its results come back. */
+export interface ThreeDsDeps {
+  server: ThreeDsServer | undefined;
+  /** Our public notification endpoint (the ACS posts the CRes there). */
+  notificationUrl: string;
+  challengeTimeoutMs: number;
+  /** Sandbox: a returnUrl may be plain http. */
+  sandbox: boolean;
+}

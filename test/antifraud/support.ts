@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AppContext } from '../../src/context.js';
+import type { AppContext } from '../../src/root/context.js';
 
 /** A fresh merchant (no credential: the engine only needs its id). */
 export async function newMerchant(ctx: AppContext): Promise<{ merchantId: string; accountNumber: number }> {

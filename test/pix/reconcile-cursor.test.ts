@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { VirtualClock } from '../../src/clock.js';
-import { closeContext, createContext, type AppContext } from '../../src/context.js';
+import { closeContext, createContext, type AppContext } from '../../src/root/context.js';
 import { createLogger } from '../../src/logger.js';
 import { reconcileCursors } from '../../src/modules/pix/reconcile-cursors.js';
 import { RECONCILE_OVERLAP_MS } from '../../src/modules/pix/reconciliation.js';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogEvent } from 'kysely';
 import { loadConfig } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/root/context.js';
 import { createLogger } from '../../src/logger.js';
 import { billingsRepository } from '../../src/modules/recurrence/billings-repository.js';
 import { RECURRENCE_ANTIFRAUD_CODE } from '../../src/modules/recurrence/charge-attempt.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { createContext, type AppContext } from '../../src/context.js';
+import { createContext, type AppContext } from '../../src/root/context.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { createLogger } from '../../src/logger.js';
 import { billingsRepository } from '../../src/modules/recurrence/billings-repository.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeContext, createContext } from '../../src/context.js';
+import { closeContext, createContext } from '../../src/root/context.js';
 import { createLogger } from '../../src/logger.js';
 import { reconcileCursors } from '../../src/modules/pix/reconcile-cursors.js';
 import { RECONCILE_OVERLAP_MS } from '../../src/modules/pix/reconciliation.js';

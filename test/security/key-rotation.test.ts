@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureDemoAccount } from '../../src/sandbox-secrets.js';
+import { ensureDemoAccount } from '../../src/root/sandbox-secrets.js';
 import { runCli } from '../../src/cli.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { closeContext, createContext, type AppContext } from '../../src/context.js';
+import { closeContext, createContext, type AppContext } from '../../src/root/context.js';
 import { openDatabase, type Database } from '../../src/db/connection.js';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp } from '../../src/root/app.js';
 import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
 import { signingKeysOf, TokenSigner } from '../../src/modules/auth/tokens.js';
@@ -20,7 +20,7 @@ import { verify as verifySignature } from '../../src/modules/webhooks/signature.
 import { DataCipher, generateDataKey, SealedValueError } from '../../src/security/data-cipher.js';
 import { CANARY_SETTING } from '../../src/security/keyring.js';
 import { reencryptAll, type ReencryptSummary } from '../../src/security/reencrypt.js';
-import { SEALED_COLUMNS } from '../../src/security/sealed-columns.js';
+import { SEALED_COLUMNS } from '../../src/root/sealed-columns.js';
 import { paymentBody } from '../support/cards.js';
 import { freshDatabase, testDialect, type TestDatabase } from '../support/database.js';
 import { LogCapture } from '../support/harness.js';
@@ -400,7 +400,7 @@ describe(`reencrypt is resumable (${testDialect})`, () => {
     const killed = new Error('killed');
     let batches = 0;
     await expect(
-      reencryptAll(b.ctx.database, b.ctx.cipher, {
+      reencryptAll(b.ctx.database, b.ctx.cipher, SEALED_COLUMNS, {
         batch: 3,
         onProgress: () => {
           if (++batches === 2) throw killed;
@@ -417,7 +417,7 @@ describe(`reencrypt is resumable (${testDialect})`, () => {
     await expect(start(shared, { DATA_KEY: K2 })).rejects.toBeInstanceOf(ConfigError);
 
     const c = await start(shared, { DATA_KEY: K2, DATA_KEYS_PREVIOUS: K1 });
-    const summary = await reencryptAll(c.ctx.database, c.ctx.cipher, { batch: 3 });
+    const summary = await reencryptAll(c.ctx.database, c.ctx.cipher, SEALED_COLUMNS, { batch: 3 });
     expect(summary.columns.find((col) => col.column === 'vault_cards.pan_sealed')?.moved).toBe(1);
     expect(summary).toMatchObject({ remaining: 0, canary: 'moved' });
     expect(new Set(await vaultKeys(c))).toEqual(new Set([keyIdOf(K2)]));

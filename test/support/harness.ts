@@ -1,8 +1,8 @@
 import { Writable } from 'node:stream';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
-import { closeContext, createContext, type AppContext } from '../../src/context.js';
-import { buildApp } from '../../src/http/app.js';
+import { closeContext, createContext, type AppContext } from '../../src/root/context.js';
+import { buildApp } from '../../src/root/app.js';
 import type { App } from '../../src/http/types.js';
 import { createLogger } from '../../src/logger.js';
 import type { Scope } from '../../src/modules/merchants/service.js';

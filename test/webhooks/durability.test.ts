@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
-import { closeContext, createContext, type AppContext } from '../../src/context.js';
+import { closeContext, createContext, type AppContext } from '../../src/root/context.js';
 import { createLogger } from '../../src/logger.js';
 import { Worker } from '../../src/jobs/worker.js';
 import { DELIVER_JOB, recordNotifications } from '../../src/modules/webhooks/outbox.js';

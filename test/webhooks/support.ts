@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { AppContext } from '../../src/context.js';
+import type { AppContext } from '../../src/root/context.js';
 import { recordNotifications, type AccountEvent } from '../../src/modules/webhooks/outbox.js';
 import type { TestApp, TestMerchant } from '../support/harness.js';
 

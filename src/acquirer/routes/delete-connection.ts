@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../context.js';
+import type { AcquirerRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses, security } from '../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../http/types.js';
 import { MerchantIdParams } from '../../http/merchant-id-params.js';
 
 /** DELETE /admin/merchants/{merchantId}/acquirer: back to the default connection (ACQUIRER). */
-export function deleteAcquirerConnectionRoute(app: App, ctx: AppContext): void {
+export function deleteAcquirerConnectionRoute(app: App, ctx: AcquirerRouteDeps): void {
   app.delete('/admin/merchants/:merchantId/acquirer', {
     schema: {
       tags: ['Acquirer connections'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AcquirerRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../http/guards.js';
 import { notFound } from '../../http/errors.js';
 import { errorResponses, security } from '../../http/openapi.js';
@@ -7,7 +7,7 @@ import { MerchantIdParams } from '../../http/merchant-id-params.js';
 import { AcquirerConnection } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/acquirer: the merchant's own connection (404 when it uses the default). */
-export function getAcquirerConnectionRoute(app: App, ctx: AppContext): void {
+export function getAcquirerConnectionRoute(app: App, ctx: AcquirerRouteDeps): void {
   app.get('/admin/merchants/:merchantId/acquirer', {
     schema: {
       tags: ['Acquirer connections'],

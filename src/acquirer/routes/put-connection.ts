@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AcquirerRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../http/guards.js';
 import { errorResponses, security } from '../../http/openapi.js';
 import type { App } from '../../http/types.js';
@@ -6,7 +6,7 @@ import { MerchantIdParams } from '../../http/merchant-id-params.js';
 import { AcquirerConnection, AcquirerConnectionBody } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/acquirer: the merchant's own Cielo affiliation, used for its payments from now on. */
-export function putAcquirerConnectionRoute(app: App, ctx: AppContext): void {
+export function putAcquirerConnectionRoute(app: App, ctx: AcquirerRouteDeps): void {
   app.put('/admin/merchants/:merchantId/acquirer', {
     schema: {
       tags: ['Acquirer connections'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { AntifraudRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { addBlocklistEntryRoute } from './routes/add-blocklist-entry.js';
 import { deleteBlocklistEntryRoute } from './routes/delete-blocklist-entry.js';
@@ -9,7 +9,7 @@ import { putIpCountriesRoute } from './routes/put-ip-countries.js';
 import { putSettingsRoute } from './routes/put-settings.js';
 
 /** Operator routes of the anti-fraud engine (admin key). */
-export function registerAntifraudRoutes(app: App, ctx: AppContext): void {
+export function registerAntifraudRoutes(app: App, ctx: AntifraudRouteDeps): void {
   getSettingsRoute(app, ctx);
   putSettingsRoute(app, ctx);
   addBlocklistEntryRoute(app, ctx);

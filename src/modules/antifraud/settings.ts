@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { invalid } from '../../domain/errors.js';
-import { PerMerchantCache } from '../merchants/per-merchant-cache.js';
+import { PerMerchantCache } from '../../cache/per-merchant-cache.js';
 import { antifraudRepository } from './repository.js';
 
 export interface VelocitySettings {

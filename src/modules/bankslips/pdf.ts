@@ -5,7 +5,7 @@ import { formatLine, mod11Dv } from '../../domain/boleto.js';
 import { encodeItf } from '../../domain/interleaved-2of5.js';
 import { formatFixed } from '../../domain/money.js';
 import { PERCENT_DECIMALS } from '../../domain/late-payment.js';
-import type { BankConfig } from './bank-config.js';
+import type { BankConfig } from '../../bank/config.js';
 import { SPECIES } from './cnab/codes.js';
 import { STATUS, type BankSlipRow } from './row.js';
 

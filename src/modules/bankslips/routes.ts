@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { BankSlipRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { cancelSlipRoute } from './routes/cancel-slip.js';
 import { importReturnsRoute } from './routes/import-returns.js';
@@ -12,7 +12,7 @@ import { sandboxPayRoute } from './routes/sandbox-pay.js';
 import { sandboxReturnsRoute } from './routes/sandbox-returns.js';
 import { slipPdfRoute } from './routes/slip-pdf.js';
 
-export function registerBankSlipRoutes(app: App, ctx: AppContext): void {
+export function registerBankSlipRoutes(app: App, ctx: BankSlipRouteDeps): void {
   issueSlipRoute(app, ctx);
   listByDueDateRoute(app, ctx);
   listByPaymentDateRoute(app, ctx);

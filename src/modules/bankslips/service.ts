@@ -251,7 +251,7 @@ export class BankSlipService {
     return { bankslip_events: await sandboxDelete(executor, 'bankslip_events', merchantId), bankslips: await sandboxDelete(executor, 'bankslips', merchantId) };
   }
 
-  /** The registration and overdue jobs (src/context.ts registers them). */
+  /** The registration and overdue jobs (src/root/context.ts registers them). */
   jobs(): JobDefinition[] {
     return [
       { kind: REGISTER_JOB, handler: async ({ id }: { id: string }, { job }) => this.register(id, job.attempts >= job.maxAttempts), maxAttempts: 5 },

@@ -22,7 +22,7 @@ const KEY_CACHE_MS = 60 * 1000;
 /** RSA-2048: every OAEP ciphertext is exactly 256 bytes. */
 const CIPHERTEXT_BYTES = 256;
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$|^[A-Za-z0-9_-]+$/;
-/** Associated data of a sealed private key: bound to its key id (also src/security/sealed-columns.ts). */
+/** Associated data of a sealed private key: bound to its key id (also sealed-columns.ts). */
 export const cardKeyAd = (keyId: string) => `card-key:${keyId}`;
 
 export interface CardPublicKey {

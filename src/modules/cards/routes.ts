@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { CardRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { createTokenRoute } from './routes/create-token.js';
 import { createVaultRoute } from './routes/create-vault.js';
@@ -7,7 +7,7 @@ import { getVaultRoute } from './routes/get-vault.js';
 import { publicKeyRoute } from './routes/public-key.js';
 import { zeroAuthRoute } from './routes/zero-auth.js';
 
-export function registerCardRoutes(app: App, ctx: AppContext): void {
+export function registerCardRoutes(app: App, ctx: CardRouteDeps): void {
   publicKeyRoute(app, ctx);
   createTokenRoute(app, ctx);
   createVaultRoute(app, ctx);

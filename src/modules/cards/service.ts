@@ -65,7 +65,7 @@ export interface VaultCard extends Card {
 /** A card check without a charge: the acquirer's zero auth, as the root hands it to this module. */
 export type CardVerifier = (request: ZeroAuthRequest) => Promise<ZeroAuthResult>;
 
-/** Associated data of sealed PANs (also src/security/sealed-columns.ts, which re-seals them). */
+/** Associated data of sealed PANs (also sealed-columns.ts, which declares them for re-sealing). */
 export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
 export const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
 export const sealChallengeAd = (paymentId: string) => `payment-challenge:${paymentId}`;

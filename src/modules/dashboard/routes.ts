@@ -1,7 +1,7 @@
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { DashboardServices } from './services.js';
 import type { App } from '../../http/types.js';
 import { serveDashboardAssets } from './assets.js';
 import { installErrorPages } from './error-pages.js';
@@ -33,7 +33,7 @@ import { installSessionHooks } from './session-hooks.js';
 import { DashboardSessions } from './sessions.js';
 
 /** Every page of the dashboard: each registers its routes (GET, and POST for its forms) on the /dashboard scope. */
-const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => void)[] = [
+const PAGES: ((scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps) => void)[] = [
   loginPages,
   homePage,
   paymentListPage,
@@ -64,7 +64,7 @@ const PAGES: ((scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps) => 
  * Its own scope parses forms and cookies (the APIs still take JSON only), checks the session
  * and the CSRF token before any handler runs, and renders its errors as pages.
  */
-export function registerDashboardRoutes(app: App, ctx: AppContext): void {
+export function registerDashboardRoutes(app: App, ctx: DashboardServices): void {
   void app.register(
     async (scope) => {
       await scope.register(cookie);

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { DashboardServices } from './services.js';
 import { DomainError } from '../../domain/errors.js';
 import { NeedsLogin } from './http.js';
 import { common, langOf } from './i18n.js';
@@ -12,7 +12,7 @@ const PUBLIC = /^\/dashboard\/(login(\/operator)?|lang\/[^/?]+|assets\/[^/?]+)(\
  * Before any handler of the /dashboard scope: the session of the request's cookie, and the CSRF
  * token of every form a session posts (the login forms check their own).
  */
-export function installSessionHooks(scope: FastifyInstance, ctx: AppContext, sessions: DashboardSessions): void {
+export function installSessionHooks(scope: FastifyInstance, ctx: DashboardServices, sessions: DashboardSessions): void {
   scope.addHook('onRequest', async (request) => {
     if (PUBLIC.test(request.url)) return;
     const cookie = request.cookies[SESSION_COOKIE];

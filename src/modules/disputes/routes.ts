@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { DisputeRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { acceptDisputeRoute } from './routes/accept-dispute.js';
 import { addEvidenceRoute } from './routes/add-evidence.js';
@@ -10,7 +10,7 @@ import { sandboxDisputeRoute } from './routes/sandbox-dispute.js';
 import { sandboxInfractionRoute } from './routes/sandbox-infraction.js';
 
 /** Disputes (chargebacks and MED claims): the operator's registration and decision, the merchant's answers, the sandbox's chargeback and infraction. */
-export function registerDisputeRoutes(app: App, ctx: AppContext): void {
+export function registerDisputeRoutes(app: App, ctx: DisputeRouteDeps): void {
   registerDisputeRoute(app, ctx);
   resolveDisputeRoute(app, ctx);
   listDisputesRoute(app, ctx);

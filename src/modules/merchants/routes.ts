@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { MerchantRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { cardSettingsRoutes } from './routes/card-settings.js';
 import { createCredentialRoute } from './routes/create-credential.js';
@@ -8,7 +8,7 @@ import { listMerchantsRoute } from './routes/list-merchants.js';
 import { putAddressRoute } from './routes/put-address.js';
 import { revokeCredentialRoute } from './routes/revoke-credential.js';
 
-export function registerAdminRoutes(app: App, ctx: AppContext): void {
+export function registerAdminRoutes(app: App, ctx: MerchantRouteDeps): void {
   createMerchantRoute(app, ctx);
   listMerchantsRoute(app, ctx);
   getMerchantRoute(app, ctx);

@@ -10,15 +10,15 @@ import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js
 import { isValidIpOrCidr } from '../../security/ip-allowlist.js';
 import { hashPassword, randomSecret } from '../../security/passwords.js';
 import { credentialsRepository, merchantsRepository, type ActiveCredential, type MerchantRow } from './repository.js';
-import { PerMerchantCache } from './per-merchant-cache.js';
+import { PerMerchantCache } from '../../cache/per-merchant-cache.js';
+import type { Scope } from '../../http/principal.js';
 
 export type { MerchantAddress };
 
 /** How long a credential read by a call is kept (a revocation reaches the other instances within it). */
 export const CREDENTIAL_CACHE_TTL_MS = 2_000;
 
-export const SCOPES = ['payments', 'recurrence', 'integration'] as const;
-export type Scope = (typeof SCOPES)[number];
+export { SCOPES, type Scope } from '../../http/principal.js';
 
 export interface Merchant {
   merchantId: string;

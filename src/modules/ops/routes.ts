@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { Registry } from 'prom-client';
 import { SANDBOX_IN_PRODUCTION_WARNING } from '../../acquirer/config.js';
-import type { AppContext } from '../../context.js';
+import type { OpsRouteDeps } from './route-deps.js';
 import { migrationsApplied } from '../../db/migrate.js';
 import { sql } from 'kysely';
 import { errorResponses } from '../../http/openapi.js';
@@ -22,7 +22,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /** /healthz (process up), /readyz (database reachable, migrations applied), /metrics (Prometheus). */
-export function registerOpsRoutes(app: App, ctx: AppContext, metrics: Registry): void {
+export function registerOpsRoutes(app: App, ctx: OpsRouteDeps, metrics: Registry): void {
   app.get('/healthz', {
     schema: { tags: ['Operations'], operationId: 'getHealth', security: [], description: 'Liveness probe: answers 200 while the process runs, without touching the database.', summary: 'Liveness', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
     handler: async () => ({ status: 'ok' as const }),

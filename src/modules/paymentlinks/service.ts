@@ -220,7 +220,7 @@ export class PaymentLinkService {
     return { payment_link_history, rate_limit_windows, payment_links: await sandboxDelete(executor, 'payment_links', merchantId) };
   }
 
-  /** The expiry job (src/context.ts registers it). */
+  /** The expiry job (src/root/context.ts registers it). */
   jobs(): JobDefinition[] {
     return [{ kind: EXPIRE_JOB, handler: async ({ id }: { id: string }) => this.expire(id) }];
   }

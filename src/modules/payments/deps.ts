@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { ThreeDsServer } from '../../threeds/types.js';
+import type { ThreeDsDeps } from '../../threeds/types.js';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
 import type { JobQueue } from '../../jobs/queue.js';
@@ -21,12 +21,4 @@ export interface PaymentDeps {
   metrics: Pick<GatewayMetrics, 'paymentRecorded'>;
 }
 
-/** The 3DS server (undefined: none configured, only external authentications are taken) and where its results come back. */
-export interface ThreeDsDeps {
-  server: ThreeDsServer | undefined;
-  /** Our public notification endpoint (the ACS posts the CRes there). */
-  notificationUrl: string;
-  challengeTimeoutMs: number;
-  /** Sandbox: a returnUrl may be plain http. */
-  sandbox: boolean;
-}
+export type { ThreeDsDeps };

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PaymentRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { cancelPaymentRoute } from './routes/cancel-payment.js';
 import { createPaymentRoute } from './routes/create-payment.js';
@@ -7,7 +7,7 @@ import { getPaymentRoute } from './routes/get-payment.js';
 import { listRefundsRoute } from './routes/list-refunds.js';
 import { reviewPaymentRoute } from './routes/review-payment.js';
 
-export function registerPaymentRoutes(app: App, ctx: AppContext): void {
+export function registerPaymentRoutes(app: App, ctx: PaymentRouteDeps): void {
   createPaymentRoute(app, ctx);
   getPaymentRoute(app, ctx);
   cancelPaymentRoute(app, ctx);

@@ -259,7 +259,7 @@ export class PaymentService {
     return paymentsRepository.backlog(this.ctx.database.db);
   }
 
-  /** The recovery jobs of refunds (src/context.ts registers them). */
+  /** The recovery jobs of refunds (src/root/context.ts registers them). */
   jobs(): JobDefinition[] {
     // It keeps asking (with backoff) until the acquirer answers: an unanswered lookup is never "not received".
     return [{ kind: REFUND_RECOVER_JOB, handler: async ({ refundId }: { refundId: string }) => this.refunds.recover(refundId), maxAttempts: 100 }];

@@ -52,7 +52,7 @@ export class PixMedClaims {
     this.sandbox = deps.provider.kind === 'sandbox' ? new SandboxMedPsp({ database: deps.database, queue: deps.queue }, (chargeId, endToEndId, returns) => this.returns.reflect(chargeId, endToEndId, returns)) : null;
   }
 
-  /** The claims' owner (the disputes module), told of a return in its transaction (src/context.ts wires it). */
+  /** The claims' owner (the disputes module), told of a return in its transaction (src/root/context.ts wires it). */
   own(owner: MedReturnOwner): void {
     this.returns.own(owner);
   }

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { PixRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { createChargeRoute } from './routes/create-charge.js';
 import { getChargeRoute } from './routes/get-charge.js';
@@ -15,7 +15,7 @@ import { sandboxRecurrenceRoute } from './routes/sandbox-recurrence.js';
 import { sandboxRecurrenceOutcomeRoute } from './routes/sandbox-recurrence-outcome.js';
 
 /** Pix charges and their refunds on the gateway API, and the sandbox's "the payer paid" and "the return failed". */
-export function registerPixRoutes(app: App, ctx: AppContext): void {
+export function registerPixRoutes(app: App, ctx: PixRouteDeps): void {
   createChargeRoute(app, ctx);
   getChargeRoute(app, ctx);
   createRefundRoute(app, ctx);

@@ -111,7 +111,7 @@ export class PixService {
     await this.database.db.updateTable('pix_due_charges').set({ status: 'Removed' }).where('txid', '=', due.txid).where('status', '=', 'Pending').execute();
   }
 
-  /** The owner of the slips' Pix codes (the bank slips module: src/context.ts wires it). */
+  /** The owner of the slips' Pix codes (the bank slips module: src/root/context.ts wires it). */
   ownDueCharges(owner: DueChargeOwner): void {
     this.dueChargeOwner = owner;
   }
@@ -283,7 +283,7 @@ export class PixService {
     return this.reconciliation.run();
   }
 
-  /** With a PSP, the reconciliation runs every PIX_RECONCILE_INTERVAL_SECONDS (src/context.ts starts it). */
+  /** With a PSP, the reconciliation runs every PIX_RECONCILE_INTERVAL_SECONDS (src/root/context.ts starts it). */
   async startReconciliation(): Promise<void> {
     if (this.provider.kind === 'sandbox') return;
     await this.scheduleReconciliation(this.clock.now());
@@ -322,7 +322,7 @@ export class PixService {
     };
   }
 
-  /** The expiry, reconciliation and refund recovery jobs (src/context.ts registers them). */
+  /** The expiry, reconciliation and refund recovery jobs (src/root/context.ts registers them). */
   jobs(): JobDefinition[] {
     return [
       ...this.refunds.jobs(),

@@ -74,7 +74,7 @@ export class PixCycles {
     ];
   }
 
-  /** What the Pix module tells the recurrence module (src/context.ts wires it). */
+  /** What the Pix module tells the recurrence module (src/root/context.ts wires it). */
   owner(): RecurrenceOwner {
     return {
       authorized: (trx, e) => this.authorized(trx, e.subscriptionId, e.chargeId, e.paidAt),

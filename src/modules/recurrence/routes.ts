@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { RecurrenceRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { cancelBillingRoute } from './routes/cancel-billing.js';
 import { createPlanRoute } from './routes/create-plan.js';
@@ -17,7 +17,7 @@ import { cardUpdateLinkRoute } from './routes/card-update-link.js';
 import { cardUpdatePageRoutes } from './routes/card-update-page.js';
 
 /** {gateway}/v1/recurrences/*: the `recurrence` scope. */
-export function registerRecurrenceRoutes(app: App, ctx: AppContext): void {
+export function registerRecurrenceRoutes(app: App, ctx: RecurrenceRouteDeps): void {
   createPlanRoute(app, ctx);
   listPlansRoute(app, ctx);
   getPlanRoute(app, ctx);

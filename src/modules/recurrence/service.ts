@@ -45,7 +45,7 @@ export class RecurrenceService {
     return { card_update_links: links, billings, subscriptions, plans: await sandboxDelete(executor, 'plans', merchantId) };
   }
 
-  /** The billing engine's charge job (src/context.ts registers it). */
+  /** The billing engine's charge job (src/root/context.ts registers it). */
   jobs(): JobDefinition[] {
     // A batch kind: the charges claimed together are charged together (./charge-batch.ts), in
     // batches of CHARGE_BATCH, BILLING_CONCURRENCY of them in flight.

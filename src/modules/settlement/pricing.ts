@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { PerMerchantCache } from '../merchants/per-merchant-cache.js';
+import { PerMerchantCache } from '../../cache/per-merchant-cache.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { DEFAULT_PRICING, type Pricing } from '../../domain/fees.js';
 import { parseDecimal, PRICING_PERCENT, toJsonNumber, type DecimalSpec } from '../../domain/money.js';

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { SettlementRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { getPricingRoute } from './routes/get-pricing.js';
 import { prepaymentsRoute } from './routes/prepayments.js';
@@ -10,7 +10,7 @@ import { searchByOperationDateRoute } from './routes/search-by-operation-date.js
 import { searchByPaymentDateRoute } from './routes/search-by-payment-date.js';
 
 /** Pricing (operator), prepayment and the five conciliation searches (integration API). */
-export function registerSettlementRoutes(app: App, ctx: AppContext): void {
+export function registerSettlementRoutes(app: App, ctx: SettlementRouteDeps): void {
   getPricingRoute(app, ctx);
   putPricingRoute(app, ctx);
   prepaymentsRoute(app, ctx);

@@ -80,14 +80,14 @@ export interface RangeQuery {
   limit?: number;
 }
 
-/** Reads of the range searches, per context (one instance): counted for the tests and the bench. */
+/** Reads of the range searches, per database handle (one instance; routes and pages get their own deps objects): counted for the tests and the bench. */
 interface RangeState {
   reads: { queries: number; rows: number };
 }
-const states = new WeakMap<SearchDeps, RangeState>();
+const states = new WeakMap<Database, RangeState>();
 export function rangeState(ctx: SearchDeps): RangeState {
-  let s = states.get(ctx);
-  if (!s) states.set(ctx, (s = { reads: { queries: 0, rows: 0 } }));
+  let s = states.get(ctx.database);
+  if (!s) states.set(ctx.database, (s = { reads: { queries: 0, rows: 0 } }));
   return s;
 }
 

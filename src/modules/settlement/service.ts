@@ -323,7 +323,7 @@ export class SettlementService {
     return { receivables: await sandboxDelete(executor, 'receivables', merchantId) };
   }
 
-  /** The sweep job (src/context.ts registers it). */
+  /** The sweep job (src/root/context.ts registers it). */
   jobs(): JobDefinition[] {
     return [{ kind: SWEEP_JOB, handler: async () => void (await this.sweep()) }];
   }

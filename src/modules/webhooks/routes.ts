@@ -1,4 +1,4 @@
-import type { AppContext } from '../../context.js';
+import type { WebhookRouteDeps } from './route-deps.js';
 import type { App } from '../../http/types.js';
 import { deleteSubscriptionRoute } from './routes/delete-subscription.js';
 import { getSubscriptionRoute } from './routes/get-subscription.js';
@@ -6,7 +6,7 @@ import { listDeliveriesRoute } from './routes/list-deliveries.js';
 import { redeliverRoute } from './routes/redeliver.js';
 import { subscribeRoute } from './routes/subscribe.js';
 
-export function registerWebhookRoutes(app: App, ctx: AppContext): void {
+export function registerWebhookRoutes(app: App, ctx: WebhookRouteDeps): void {
   subscribeRoute(app, ctx);
   getSubscriptionRoute(app, ctx);
   deleteSubscriptionRoute(app, ctx);

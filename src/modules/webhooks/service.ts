@@ -46,7 +46,7 @@ export class WebhookService {
     return { webhook_attempts, webhook_notifications: await sandboxDelete(executor, 'webhook_notifications', merchantId) };
   }
 
-  /** The delivery job (src/context.ts registers it). */
+  /** The delivery job (src/root/context.ts registers it). */
   jobs(): JobDefinition[] {
     return [
       {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -11,7 +11,7 @@ import { EXAMPLES } from '../../../http/examples.js';
  * that every merchant's payments are rejected for. A card number is fingerprinted at once and
  * never stored, answered or logged.
  */
-export function addBlocklistEntryRoute(app: App, ctx: AppContext): void {
+export function addBlocklistEntryRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.post('/admin/antifraud/blocklist', {
     schema: {
       tags: ['Anti-fraud'],

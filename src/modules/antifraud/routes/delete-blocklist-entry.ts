@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { BlocklistEntry } from '../schemas.js';
 
 /** DELETE /admin/antifraud/blocklist/{id}: answers the removed entry. */
-export function deleteBlocklistEntryRoute(app: App, ctx: AppContext): void {
+export function deleteBlocklistEntryRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.delete('/admin/antifraud/blocklist/:id', {
     schema: {
       tags: ['Anti-fraud'],

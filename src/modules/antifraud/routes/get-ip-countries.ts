@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { IpCountryRanges } from '../schemas.js';
 
 /** GET /admin/antifraud/ip-countries: the operator's IP range -> country table. */
-export function getIpCountriesRoute(app: App, ctx: AppContext): void {
+export function getIpCountriesRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.get('/admin/antifraud/ip-countries', {
     schema: {
       tags: ['Anti-fraud'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -6,7 +6,7 @@ import { MerchantIdParams } from '../../../http/merchant-id-params.js';
 import { AntifraudSettings } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/antifraud: the whole effective settings (defaults included). */
-export function getSettingsRoute(app: App, ctx: AppContext): void {
+export function getSettingsRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.get('/admin/merchants/:merchantId/antifraud', {
     schema: {
       tags: ['Anti-fraud'],

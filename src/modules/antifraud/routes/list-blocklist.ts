@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { BlocklistEntry, BlocklistKind } from '../schemas.js';
 
 /** GET /admin/antifraud/blocklist: list envelope, optional `kind`; orderBy createdDate, id, kind, value. */
-export function listBlocklistRoute(app: App, ctx: AppContext): void {
+export function listBlocklistRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.get('/admin/antifraud/blocklist', {
     schema: {
       tags: ['Anti-fraud'],

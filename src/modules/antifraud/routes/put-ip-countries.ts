@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -8,7 +8,7 @@ import { IpCountryRanges } from '../schemas.js';
  * PUT /admin/antifraud/ip-countries: replaces the whole table that ip_country_mismatch reads
  * (no GeoIP database ships with the service). The most specific range containing an IP wins.
  */
-export function putIpCountriesRoute(app: App, ctx: AppContext): void {
+export function putIpCountriesRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.put('/admin/antifraud/ip-countries', {
     schema: {
       tags: ['Anti-fraud'],

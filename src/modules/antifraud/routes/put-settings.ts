@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { AntifraudRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -6,7 +6,7 @@ import { MerchantIdParams } from '../../../http/merchant-id-params.js';
 import { AntifraudSettings, AntifraudSettingsPatch } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/antifraud: the whole object or any part of it (deep merge). */
-export function putSettingsRoute(app: App, ctx: AppContext): void {
+export function putSettingsRoute(app: App, ctx: AntifraudRouteDeps): void {
   app.put('/admin/merchants/:merchantId/antifraud', {
     schema: {
       tags: ['Anti-fraud'],

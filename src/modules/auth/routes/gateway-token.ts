@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { AuthRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { loginHandler } from './login-handler.js';
 import { TokenRequest, TokenResponse } from '../schemas.js';
 
 /** POST {gateway}/api/auth/token: a bearer token for the gateway API (seed "Token"). */
-export function gatewayTokenRoute(app: App, ctx: AppContext): void {
+export function gatewayTokenRoute(app: App, ctx: AuthRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/api/auth/token`, {
     schema: {
       tags: ['Authentication'],

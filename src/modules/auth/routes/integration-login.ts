@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { AuthRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { loginHandler } from './login-handler.js';
 import { TokenRequest, TokenResponse } from '../schemas.js';
 
 /** POST {integration}/api/authentication/login: requires a credential with the `integration` scope. */
-export function integrationLoginRoute(app: App, ctx: AppContext): void {
+export function integrationLoginRoute(app: App, ctx: AuthRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/authentication/login`, {
     schema: {
       tags: ['Authentication'],

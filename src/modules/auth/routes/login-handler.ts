@@ -1,11 +1,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { AuthRouteDeps } from '../route-deps.js';
 import { STATUS_OF } from '../../../http/errors.js';
 import type { ApiName } from '../tokens.js';
 
 /** Shared by both token endpoints: a refused login answers in the token response shape. */
 export const loginHandler =
-  (ctx: AppContext, api: ApiName) =>
+  (ctx: AuthRouteDeps, api: ApiName) =>
   async (request: FastifyRequest<{ Body: { userName: string; password: string } }>, reply: FastifyReply) => {
     const { userName, password } = request.body;
     const result = await ctx.auth.login(api, userName, password, request.ip);

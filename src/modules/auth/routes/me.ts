@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { AuthRouteDeps } from '../route-deps.js';
 import { gatewayAuth, integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -16,7 +16,7 @@ const Me = Type.Object({
  * GET {gateway}/v1/me and GET {integration}/api/me (extension): who the token belongs to.
  * The quickest check that a token works, and where an integrator reads its accountNumber.
  */
-export function meRoutes(app: App, ctx: AppContext): void {
+export function meRoutes(app: App, ctx: AuthRouteDeps): void {
   const handler = async (request: import('fastify').FastifyRequest) => {
     const principal = principalOf(request);
     const merchant = await ctx.merchants.get(principal.merchantId);

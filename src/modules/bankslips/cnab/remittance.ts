@@ -3,7 +3,7 @@ import { addDays, daysBetween, nextBusinessDay, toDayNumber } from '../../../dom
 import { cnabDate, formatRecord, type Layout } from '../../../domain/cnab240.js';
 import { bankLayout, type BankLayout } from '../../../domain/cnab240-banks.js';
 import { roundHalfUp } from '../../../domain/money.js';
-import type { BankConfig } from '../bank-config.js';
+import type { BankConfig } from '../../../bank/config.js';
 import type { BankSlipRow } from '../row.js';
 import { REMITTANCE, SPECIES } from './codes.js';
 

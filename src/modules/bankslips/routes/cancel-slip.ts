@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -10,7 +10,7 @@ import { AccountQuery, BankSlipDetail, CancelBody, SlipIdParams } from '../schem
  * `{reason}`: an unpaid slip becomes cancelled (BankSlipService.cancel, cancel.ts); paid or
  * already cancelled, 409; another merchant's slip, 404.
  */
-export function cancelSlipRoute(app: App, ctx: AppContext): void {
+export function cancelSlipRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/billissuer/:id/cancel`, {
     schema: {
       tags: ['Bank slips'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { ApiError } from '../../../http/errors.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -14,7 +14,7 @@ const RETURN_FILE_LIMIT = 64 * 1024 * 1024;
  * text/plain (or application/octet-stream). 200 with the summary when the file was applied;
  * 400 with the same summary, counts 0, when it is malformed (nothing applied).
  */
-export function importReturnsRoute(app: App, ctx: AppContext): void {
+export function importReturnsRoute(app: App, ctx: BankSlipRouteDeps): void {
   // The app parses JSON only; this scope alone also reads the file as text.
   app.register(async (scope: App) => {
     scope.addContentTypeParser(['text/plain', 'application/octet-stream'], { parseAs: 'buffer', bodyLimit: RETURN_FILE_LIMIT }, (_request, body, done) =>

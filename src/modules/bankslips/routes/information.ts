@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyError } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { DomainError } from '../../../domain/errors.js';
 import { ApiError, httpOf } from '../../../http/errors.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
@@ -17,7 +17,7 @@ const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * 403 keep the error array. Parameters are checked here rather than by the schema, so that a
  * malformed one is answered in that shape too.
  */
-export function informationRoute(app: App, ctx: AppContext): void {
+export function informationRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/information`, {
     schema: {
       tags: ['Bank slips'],

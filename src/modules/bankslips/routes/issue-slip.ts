@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -6,7 +6,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery, BankSlipDetail, IssueBody } from '../schemas.js';
 
 /** POST {integration}/api/billissuer/issue?accountNumber= (extension, contract section 10). */
-export function issueSlipRoute(app: App, ctx: AppContext): void {
+export function issueSlipRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/billissuer/issue`, {
     schema: {
       tags: ['Bank slips'],

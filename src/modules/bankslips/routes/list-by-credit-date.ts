@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { sendJsonArray } from '../../../http/json-stream.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -11,7 +11,7 @@ import { BankSlipCreditRecord, CreditDateQuery } from '../schemas.js';
  * GET {integration}/api/billissuer/list/by/credit-date: the PascalCase record, bounds a date or
  * an ISO datetime (its calendar date counts), optional statusIntegration filter.
  */
-export function listByCreditDateRoute(app: App, ctx: AppContext): void {
+export function listByCreditDateRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/credit-date`, {
     schema: {
       tags: ['Bank slips'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { sendJsonArray } from '../../../http/json-stream.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -8,7 +8,7 @@ import type { App } from '../../../http/types.js';
 import { BankSlipListRecord, DateRangeQuery } from '../schemas.js';
 
 /** GET {integration}/api/billissuer/list/by/payment-date: paid slips (statusBill 3) by payment date, bounds included. */
-export function listByPaymentDateRoute(app: App, ctx: AppContext): void {
+export function listByPaymentDateRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/list/by/payment-date`, {
     schema: {
       tags: ['Bank slips'],

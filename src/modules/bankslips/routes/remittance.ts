@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -9,7 +9,7 @@ import { RemittanceQuery } from '../schemas.js';
  * (remessa) of the slips issued or cancelled that day, to upload to the bank. Written again on
  * every call, always the same for the same day's slips (its file number is the day's).
  */
-export function remittanceRoute(app: App, ctx: AppContext): void {
+export function remittanceRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get('/admin/bankslips/remittance', {
     schema: {
       tags: ['Bank slips'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -9,7 +9,7 @@ import { BankSlipDetail, SandboxPayBody, SlipIdParams } from '../schemas.js';
  * Late: penalty and pro-rata interest when the slip allows it; 409 when it does not or after
  * its dateLimit. Credit on the next business day after the payment date.
  */
-export function sandboxPayRoute(app: App, ctx: AppContext): void {
+export function sandboxPayRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.post('/sandbox/bankslips/:id/pay', {
     schema: {
       tags: ['Sandbox'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -10,7 +10,7 @@ import { RemittanceQuery } from '../schemas.js';
  * day, liquidations (06) for the payments recorded that day. A past day's file is the same
  * whenever it is fetched (cnab/sandbox-return.ts).
  */
-export function sandboxReturnsRoute(app: App, ctx: AppContext): void {
+export function sandboxReturnsRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get('/sandbox/bankslips/returns', {
     schema: {
       tags: ['Sandbox'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { BankSlipRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -11,7 +11,7 @@ import { AccountQuery, SlipIdParams } from '../schemas.js';
  * with the interleaved 2 of 5 barcode, the digitable line and the Pix QR code. 409 until the
  * slip is registered.
  */
-export function slipPdfRoute(app: App, ctx: AppContext): void {
+export function slipPdfRoute(app: App, ctx: BankSlipRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/billissuer/:id/pdf`, {
     schema: {
       tags: ['Bank slips'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -10,7 +10,7 @@ import { EXAMPLES } from '../../../http/examples.js';
  * POST {gateway}/v1/tokens/cards (extension): a single-use numberToken, valid 10 minutes.
  * The CVV, when sent, is held in memory only until the token is used or expires.
  */
-export function createTokenRoute(app: App, ctx: AppContext): void {
+export function createTokenRoute(app: App, ctx: CardRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/tokens/cards`, {
     schema: {
       tags: ['Cards'],

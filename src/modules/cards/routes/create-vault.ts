@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -11,7 +11,7 @@ import { EXAMPLES } from '../../../http/examples.js';
  * POST {gateway}/v1/vaults/cards (extension): stores a card for later charges (subscriptions,
  * payments by vaultId). A numberToken used here is consumed; a CVV is ignored, never stored.
  */
-export function createVaultRoute(app: App, ctx: AppContext): void {
+export function createVaultRoute(app: App, ctx: CardRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/vaults/cards`, {
     schema: {
       tags: ['Cards'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -9,7 +9,7 @@ import { VaultIdParams } from '../schemas.js';
  * DELETE {gateway}/v1/vaults/cards/{vaultId}: the card can no longer be read or charged (404
  * afterwards) and its encrypted number is wiped; payments already made keep their record.
  */
-export function deleteVaultRoute(app: App, ctx: AppContext): void {
+export function deleteVaultRoute(app: App, ctx: CardRouteDeps): void {
   app.delete(`${ctx.config.gatewayBasePath}/v1/vaults/cards/:vaultId`, {
     schema: {
       tags: ['Cards'],

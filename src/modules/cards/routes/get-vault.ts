@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { VaultCard, VaultIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/vaults/cards/{vaultId}: another merchant's or a deleted card is 404. */
-export function getVaultRoute(app: App, ctx: AppContext): void {
+export function getVaultRoute(app: App, ctx: CardRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/vaults/cards/:vaultId`, {
     schema: {
       tags: ['Cards'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import type { App } from '../../../http/types.js';
 import { CardPublicKey } from '../schemas.js';
 
@@ -6,7 +6,7 @@ import { CardPublicKey } from '../schemas.js';
  * GET {gateway}/cards/public-key (no auth): the RSA key browsers and integrators encrypt card
  * data with. Public by nature; the checkout page fetches it without a token.
  */
-export function publicKeyRoute(app: App, ctx: AppContext): void {
+export function publicKeyRoute(app: App, ctx: CardRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/cards/public-key`, {
     schema: {
       tags: ['Cards'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { CardRouteDeps } from '../route-deps.js';
 import { EXAMPLES } from '../../../http/examples.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -8,7 +8,7 @@ import { zeroAuth } from '../zero-auth.js';
 import { Type } from '@sinclair/typebox';
 
 /** POST {gateway}/v1/zero-auth: checks a card with its issuer without charging it. */
-export function zeroAuthRoute(app: App, ctx: AppContext): void {
+export function zeroAuthRoute(app: App, ctx: CardRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/zero-auth`, {
     schema: {
       tags: ['Cards'],

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { DashboardServices } from '../services.js';
 import { addDays, toIsoDate } from '../../../domain/calendar.js';
 import { DomainError, type ErrorItem } from '../../../domain/errors.js';
 import { STATUS_OF } from '../../../http/errors.js';
@@ -31,7 +31,7 @@ const CancelForm = formSchema({ reason: Type.Optional(Type.String({ maxLength: 1
 const checkCancelBody = apiSchemaCheck(CancelBody);
 
 /** The detail page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
-async function showSlip(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+async function showSlip(request: FastifyRequest, reply: FastifyReply, ctx: DashboardServices, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
   const principal = requireMerchant(request);
   requireScope(principal, 'integration');
   const slip = await ctx.bankSlips.information(principal.merchantId, (request.params as { id: string }).id.toLowerCase());
@@ -44,7 +44,7 @@ async function showSlip(request: FastifyRequest, reply: FastifyReply, ctx: AppCo
  * (BankSlipService.information) and its PDF (BankSlipService.printable, as the API's pdf route).
  * Bank slips belong to the integration API: its scope is required, as its token would need.
  */
-export function bankSlipPages(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function bankSlipPages(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/bankslips', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
     const principal = requireMerchant(request);
     requireScope(principal, 'integration');

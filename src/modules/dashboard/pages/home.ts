@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { DashboardServices } from '../services.js';
 import { addDays } from '../../../domain/calendar.js';
 import { html, type SafeHtml } from '../../../http/html.js';
 import type { DayFigures } from '../../payments/dashboard-queries.js';
@@ -21,7 +21,7 @@ const RECEIVABLES_DAYS = 60;
  * Paid; a Canceled one no longer counts); approved means the acquirer said 00; the rate is over
  * every decided payment (not Pending); a decline is a Denied payment, by code.
  */
-export function homePage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function homePage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/', { schema: { hide: true } }, async (request, reply) => {
     if (!request.dashboardSession) throw new NeedsLogin();
     if (request.dashboardSession.role === 'operator') return seeOther(reply, '/dashboard/operator/merchants');

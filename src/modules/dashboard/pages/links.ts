@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { DashboardServices } from '../services.js';
 import { DomainError } from '../../../domain/errors.js';
 import { html } from '../../../http/html.js';
 import type { CreatePaymentLinkBody, PaymentLinkView } from '../../paymentlinks/schemas.js';
@@ -64,7 +64,7 @@ function toBody(form: LinkForm): CreatePaymentLinkBody {
  * (PaymentLinkService.create, as the API's POST /v1/paymentlink) and POST
  * /dashboard/links/:id/deactivate (PaymentLinkService.deactivate, as the API's deactivate).
  */
-export function linksPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function linksPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   async function show(request: FastifyRequest, reply: FastifyReply, status: number, extra: { form?: LinkForm; errors?: string[]; notice?: string; after?: string }) {
     const principal = requireMerchant(request);
     const after = decodeCursor<{ at: string; id: string }>(extra.after, { at: 'string', id: 'string' });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { DashboardServices } from '../services.js';
 import { STATUS_OF } from '../../../http/errors.js';
 import { html } from '../../../http/html.js';
 import { formSchema } from '../forms.js';
@@ -34,7 +34,7 @@ function safeNext(next: string | undefined, fallback: string): string {
  * (ADMIN_API_KEY), /dashboard/logout, and the language switch: what a browser reaches without
  * a session.
  */
-export function loginPages(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function loginPages(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   const cookieOptions = (maxAgeSeconds?: number) => ({
     path: '/dashboard',
     httpOnly: true,

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeIdParams, DisputeResult } from '../schemas.js';
 
 /** POST {gateway}/v1/disputes/{disputeId}/accept: the merchant accepts the chargeback. */
-export function acceptDisputeRoute(app: App, ctx: AppContext): void {
+export function acceptDisputeRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/disputes/:disputeId/accept`, {
     schema: {
       tags: ['Disputes'],

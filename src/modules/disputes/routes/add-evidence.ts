@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -9,7 +9,7 @@ import { DisputeIdParams, DisputeResult, EvidenceBody } from '../schemas.js';
 const EVIDENCE_BODY_LIMIT = Math.ceil((MAX_SUBMISSION_BYTES * 4) / 3) + 256 * 1024;
 
 /** POST {gateway}/v1/disputes/{disputeId}/evidence: text and files answering a dispute. */
-export function addEvidenceRoute(app: App, ctx: AppContext): void {
+export function addEvidenceRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/disputes/:disputeId/evidence`, {
     bodyLimit: EVIDENCE_BODY_LIMIT,
     schema: {

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeList, DisputeQuery } from '../schemas.js';
 
 /** GET {gateway}/v1/disputes: the merchant's disputes, in the list envelope. */
-export function listDisputesRoute(app: App, ctx: AppContext): void {
+export function listDisputesRoute(app: App, ctx: DisputeRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/disputes`, {
     schema: {
       tags: ['Disputes'],

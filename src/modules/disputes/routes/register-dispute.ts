@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeResult, RegisterDisputeBody } from '../schemas.js';
 
 /** POST /admin/disputes: the operator registers a chargeback as the acquirer reports it. */
-export function registerDisputeRoute(app: App, ctx: AppContext): void {
+export function registerDisputeRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post('/admin/disputes', {
     schema: {
       tags: ['Disputes'],

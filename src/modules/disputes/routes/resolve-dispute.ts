@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeIdParams, DisputeResult, ResolveDisputeBody } from '../schemas.js';
 
 /** POST /admin/disputes/{disputeId}/resolve: the operator records the card network's decision. */
-export function resolveDisputeRoute(app: App, ctx: AppContext): void {
+export function resolveDisputeRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post('/admin/disputes/:disputeId/resolve', {
     schema: {
       tags: ['Disputes'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeResult, PaymentIdParams, SandboxDisputeBody } from '../schemas.js';
 
 /** POST /sandbox/payments/{paymentId}/dispute: the cardholder disputes the payment (sandbox). */
-export function sandboxDisputeRoute(app: App, ctx: AppContext): void {
+export function sandboxDisputeRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post('/sandbox/payments/:paymentId/dispute', {
     schema: {
       tags: ['Sandbox'],

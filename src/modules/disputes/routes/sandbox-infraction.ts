@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { DisputeRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { DisputeResult, PixChargeIdParams, SandboxInfractionBody } from '../schemas.js';
 
 /** POST /sandbox/pix/{id}/infraction: the payer's PSP opens a MED claim against a received Pix (sandbox). */
-export function sandboxInfractionRoute(app: App, ctx: AppContext): void {
+export function sandboxInfractionRoute(app: App, ctx: DisputeRouteDeps): void {
   app.post('/sandbox/pix/:id/infraction', {
     schema: {
       tags: ['Sandbox'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { EXAMPLES } from '../../../http/examples.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { CardSettings, MerchantIdParams } from '../schemas.js';
 
 /** GET and PUT /admin/merchants/{merchantId}/card-settings: how the merchant's stored cards are checked. */
-export function cardSettingsRoutes(app: App, ctx: AppContext): void {
+export function cardSettingsRoutes(app: App, ctx: MerchantRouteDeps): void {
   app.get('/admin/merchants/:merchantId/card-settings', {
     schema: {
       tags: ['Merchants'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -10,7 +10,7 @@ import { EXAMPLES } from '../../../http/examples.js';
  * POST /admin/merchants/{merchantId}/credentials: a userName and password for the APIs.
  * The password appears in this answer only; the service keeps just its scrypt hash.
  */
-export function createCredentialRoute(app: App, ctx: AppContext): void {
+export function createCredentialRoute(app: App, ctx: MerchantRouteDeps): void {
   app.post('/admin/merchants/:merchantId/credentials', {
     schema: {
       tags: ['Merchants'],

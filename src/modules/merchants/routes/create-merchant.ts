@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { Merchant, MerchantAddress } from '../schemas.js';
 import { EXAMPLES } from '../../../http/examples.js';
 
 /** POST /admin/merchants: onboard a merchant (contract section 3). */
-export function createMerchantRoute(app: App, ctx: AppContext): void {
+export function createMerchantRoute(app: App, ctx: MerchantRouteDeps): void {
   app.post('/admin/merchants', {
     schema: {
       tags: ['Merchants'],

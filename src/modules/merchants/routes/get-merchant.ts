@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { Merchant, MerchantIdParams } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}. */
-export function getMerchantRoute(app: App, ctx: AppContext): void {
+export function getMerchantRoute(app: App, ctx: MerchantRouteDeps): void {
   app.get('/admin/merchants/:merchantId', {
     schema: {
       tags: ['Merchants'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -6,7 +6,7 @@ import type { App } from '../../../http/types.js';
 import { Merchant } from '../schemas.js';
 
 /** GET /admin/merchants: list envelope; orderBy over createdDate, name, accountNumber, merchantId. */
-export function listMerchantsRoute(app: App, ctx: AppContext): void {
+export function listMerchantsRoute(app: App, ctx: MerchantRouteDeps): void {
   app.get('/admin/merchants', {
     schema: {
       tags: ['Merchants'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { EXAMPLES } from '../../../http/examples.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { Merchant, MerchantAddress, MerchantIdParams } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/address: set or replace the merchant's address. */
-export function putAddressRoute(app: App, ctx: AppContext): void {
+export function putAddressRoute(app: App, ctx: MerchantRouteDeps): void {
   app.put('/admin/merchants/:merchantId/address', {
     schema: {
       tags: ['Merchants'],

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { MerchantRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 
 /** DELETE /admin/credentials/{userName}: tokens already issued to it stop working at once. */
-export function revokeCredentialRoute(app: App, ctx: AppContext): void {
+export function revokeCredentialRoute(app: App, ctx: MerchantRouteDeps): void {
   app.delete('/admin/credentials/:userName', {
     schema: {
       tags: ['Merchants'],

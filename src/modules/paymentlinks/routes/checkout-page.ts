@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { PaymentLinkRouteDeps } from '../route-deps.js';
 import type { App } from '../../../http/types.js';
 import { checkoutPage, notFoundPage, type PageAssets } from '../checkout/page.js';
 
@@ -28,7 +28,7 @@ function sendPage(reply: FastifyReply, status: number, body: string) {
 }
 
 /** GET /pay/{id} (no auth): the hosted checkout, or why the link cannot be paid. Answers HTML, also for 404. */
-export function checkoutPageRoute(app: App, ctx: AppContext, assets: PageAssets): void {
+export function checkoutPageRoute(app: App, ctx: PaymentLinkRouteDeps, assets: PageAssets): void {
   app.get('/pay/:id', {
     schema: { hide: true, params: Type.Object({ id: Type.String() }) },
     handler: async (request, reply) => {
@@ -46,7 +46,7 @@ export function checkoutPageRoute(app: App, ctx: AppContext, assets: PageAssets)
  * frame, after the 3-D Secure challenge (the payment's returnUrl). The link is settled from its
  * payment now; the checkout page reads this frame's address and moves on.
  */
-export function checkoutAuthenticatedRoute(app: App, ctx: AppContext): void {
+export function checkoutAuthenticatedRoute(app: App, ctx: PaymentLinkRouteDeps): void {
   app.get('/pay/:id/authenticated', {
     schema: { hide: true, params: Type.Object({ id: Type.String() }) },
     handler: async (request, reply) => {

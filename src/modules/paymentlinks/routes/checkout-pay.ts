@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { PaymentLinkRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CheckoutPaymentBody, CheckoutPaymentResult, GUID } from '../schemas.js';
@@ -8,7 +8,7 @@ import { CheckoutPaymentBody, CheckoutPaymentResult, GUID } from '../schemas.js'
  * POST /pay/{id}/payments (no auth): what the checkout page calls. Rate limited per IP and
  * per link (429 with Retry-After), counted before the body is even read.
  */
-export function checkoutPayRoute(app: App, ctx: AppContext): void {
+export function checkoutPayRoute(app: App, ctx: PaymentLinkRouteDeps): void {
   app.post('/pay/:id/payments', {
     schema: {
       tags: ['Payment links'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentLinkRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CreatePaymentLinkBody, PaymentLinkView } from '../schemas.js';
 
 /** POST {gateway}/v1/paymentlink (extension, contract section 7): a link the payer opens at `link`. */
-export function createLinkRoute(app: App, ctx: AppContext): void {
+export function createLinkRoute(app: App, ctx: PaymentLinkRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/paymentlink`, {
     schema: {
       tags: ['Payment links'],

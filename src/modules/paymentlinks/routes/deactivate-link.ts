@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentLinkRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { LinkIdParams, PaymentLinkView } from '../schemas.js';
 
 /** POST {gateway}/v1/paymentlink/{id}/deactivate (extension): Em Aberto -> Desativado; any other status is 409. */
-export function deactivateLinkRoute(app: App, ctx: AppContext): void {
+export function deactivateLinkRoute(app: App, ctx: PaymentLinkRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/paymentlink/:id/deactivate`, {
     schema: {
       tags: ['Payment links'],

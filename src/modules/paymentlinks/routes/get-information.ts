@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentLinkRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { InformationQuery, PaymentLinkView } from '../schemas.js';
 
 /** GET {gateway}/v1/paymentlink/information?id= (seed "Payment link lookup"): the link with its history. */
-export function getInformationRoute(app: App, ctx: AppContext): void {
+export function getInformationRoute(app: App, ctx: PaymentLinkRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/paymentlink/information`, {
     schema: {
       tags: ['Payment links'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentIdParams, PaymentResult } from '../schemas.js';
 
 /** POST {gateway}/v1/payments/{paymentId}/cancel (extension): Authorized or Blocked -> Canceled; otherwise 409. */
-export function cancelPaymentRoute(app: App, ctx: AppContext): void {
+export function cancelPaymentRoute(app: App, ctx: PaymentRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/payments/:paymentId/cancel`, {
     schema: {
       tags: ['Payments'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentBody, PaymentResult } from '../schemas.js';
 
 /** POST {gateway}/v1/payments: authorize a credit card payment (seed "Card payment", contract section 6). */
-export function createPaymentRoute(app: App, ctx: AppContext): void {
+export function createPaymentRoute(app: App, ctx: PaymentRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/payments`, {
     schema: {
       tags: ['Payments'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentIdParams, RefundBody, RefundResult } from '../schemas.js';
 
 /** POST {gateway}/v1/payments/{paymentId}/refunds: a partial or full refund of a captured card payment. */
-export function createRefundRoute(app: App, ctx: AppContext): void {
+export function createRefundRoute(app: App, ctx: PaymentRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/payments/:paymentId/refunds`, {
     schema: {
       tags: ['Payments'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PaymentRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentIdParams, RefundList } from '../schemas.js';
 
 /** GET {gateway}/v1/payments/{paymentId}/refunds: a payment's refunds, in the order they were made. */
-export function listRefundsRoute(app: App, ctx: AppContext): void {
+export function listRefundsRoute(app: App, ctx: PaymentRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/payments/:paymentId/refunds`, {
     schema: {
       tags: ['Payments'],

@@ -1,12 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { PaymentRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PaymentIdParams, PaymentResult } from '../schemas.js';
 
 /** POST /admin/payments/{paymentId}/review: approve (-> Authorized) or reject (-> Canceled) a Blocked payment. */
-export function reviewPaymentRoute(app: App, ctx: AppContext): void {
+export function reviewPaymentRoute(app: App, ctx: PaymentRouteDeps): void {
   app.post('/admin/payments/:paymentId/review', {
     schema: {
       tags: ['Payments'],

@@ -6,7 +6,7 @@ import type { MerchantService } from '../../merchants/service.js';
 import type { SettlementService } from '../../settlement/service.js';
 import type { RecurrenceRow } from './repository.js';
 
-/** What the recurrence module is told, in the transaction of the change (src/context.ts wires it). */
+/** What the recurrence module is told, in the transaction of the change (src/root/context.ts wires it). */
 export interface RecurrenceOwner {
   /** The payer authorized the recurrence and paid its journey-3 charge. */
   authorized(trx: Executor, event: { subscriptionId: string; chargeId: string; paidAt: string }): Promise<void>;

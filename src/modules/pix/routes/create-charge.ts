@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixCharge, PixChargeBody } from '../schemas.js';
 
 /** POST {gateway}/v1/pix/charges (extension): a Pending charge with its dynamic BR Code. */
-export function createChargeRoute(app: App, ctx: AppContext): void {
+export function createChargeRoute(app: App, ctx: PixRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/pix/charges`, {
     schema: {
       tags: ['Pix'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixChargeParams, PixRefund, PixRefundBody } from '../schemas.js';
 
 /** POST {gateway}/v1/pix/charges/{id}/refunds (extension): a devolução of a paid charge. */
-export function createRefundRoute(app: App, ctx: AppContext): void {
+export function createRefundRoute(app: App, ctx: PixRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/pix/charges/:id/refunds`, {
     schema: {
       tags: ['Pix'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixCharge, PixChargeParams } from '../schemas.js';
 
 /** GET {gateway}/v1/pix/charges/{id} (extension); another merchant's charge is 404. */
-export function getChargeRoute(app: App, ctx: AppContext): void {
+export function getChargeRoute(app: App, ctx: PixRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/pix/charges/:id`, {
     schema: {
       tags: ['Pix'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixChargeParams, PixRefundList } from '../schemas.js';
 
 /** GET {gateway}/v1/pix/charges/{id}/refunds (extension): the charge's refunds, oldest first. */
-export function listRefundsRoute(app: App, ctx: AppContext): void {
+export function listRefundsRoute(app: App, ctx: PixRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/pix/charges/:id/refunds`, {
     schema: {
       tags: ['Pix'],

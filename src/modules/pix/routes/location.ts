@@ -1,5 +1,5 @@
 import type { FastifyError } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { invalidLocationRequest, LocationProblem, locationNotFound } from '../location-query.js';
@@ -16,7 +16,7 @@ export const JWKS_PATH = '/pix/jwks';
  * API Pix's `Problema` (`application/problem+json`), what a payer's bank expects of a PSP; other
  * statuses keep the error array.
  */
-export function locationRoutes(app: App, ctx: AppContext): void {
+export function locationRoutes(app: App, ctx: PixRouteDeps): void {
   const jku = `${ctx.config.publicUrl}${JWKS_PATH}`;
   app.get('/pix/v2/:txid', {
     schema: {

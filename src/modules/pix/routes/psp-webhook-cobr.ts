@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CobrWebhookBody, recurringChargeStateOf } from '../../../pix-provider/bcb/recurrence-protocol.js';
@@ -14,7 +14,7 @@ const Answer = Type.Object({
  * notifications (`{cobsr: [...]}`): a cycle's charge paid, or a tentative refused. Same checks
  * as the payments' webhook; each tentative applied once.
  */
-export function pspRecurringChargeWebhookRoute(app: App, ctx: AppContext): void {
+export function pspRecurringChargeWebhookRoute(app: App, ctx: PixRouteDeps): void {
   const guard = pspWebhookGuard(ctx);
   if (!guard) return;
   app.post(`${ctx.config.pix.webhookPath}/cobr`, {

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { RecWebhookBody, recurrenceStateOf } from '../../../pix-provider/bcb/recurrence-protocol.js';
@@ -15,7 +15,7 @@ const Answer = Type.Object({
  * notifications (`{recs: [...]}`): the payer authorized, refused or cancelled a Pix Automático
  * recurrence. Same address and secret checks as the payments' webhook; each applied once.
  */
-export function pspRecurrenceWebhookRoute(app: App, ctx: AppContext): void {
+export function pspRecurrenceWebhookRoute(app: App, ctx: PixRouteDeps): void {
   const guard = pspWebhookGuard(ctx);
   if (!guard) return;
   app.post(`${ctx.config.pix.webhookPath}/rec`, {

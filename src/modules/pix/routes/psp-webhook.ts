@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { forbidden, unauthorized } from '../../../http/errors.js';
 import { errorResponses } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -30,7 +30,7 @@ function presentedSecret(request: FastifyRequest): string | undefined {
  * compared in constant time). Each payment is applied once by its endToEndId, so the PSP's
  * retries are harmless; a 2xx tells the PSP to stop retrying.
  */
-export function pspWebhookRoutes(app: App, ctx: AppContext): void {
+export function pspWebhookRoutes(app: App, ctx: PixRouteDeps): void {
   const { webhookPath } = ctx.config.pix;
   const guard = pspWebhookGuard(ctx);
   if (!webhookPath || !guard) return;
@@ -66,7 +66,7 @@ export function pspWebhookRoutes(app: App, ctx: AppContext): void {
  * body is read: an address outside the list or a wrong secret learns nothing of the rest. Null
  * when no webhook is configured.
  */
-export function pspWebhookGuard(ctx: AppContext): ((request: FastifyRequest) => Promise<void>) | null {
+export function pspWebhookGuard(ctx: PixRouteDeps): ((request: FastifyRequest) => Promise<void>) | null {
   const { webhookPath, webhookSecret, webhookAllowedIps } = ctx.config.pix;
   if (!webhookPath || !webhookSecret) return null;
   const expected = digest(webhookSecret);

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixRefund, PixRefundParams } from '../schemas.js';
 
 /** POST /sandbox/pix/refunds/{refundId}/fail: the sandbox PSP reports the return not made (NAO_REALIZADO). */
-export function sandboxFailRefundRoute(app: App, ctx: AppContext): void {
+export function sandboxFailRefundRoute(app: App, ctx: PixRouteDeps): void {
   app.post('/sandbox/pix/refunds/:refundId/fail', {
     schema: {
       tags: ['Sandbox'],

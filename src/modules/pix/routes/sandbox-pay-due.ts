@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixDuePayment, PixLocationParams } from '../schemas.js';
 
 /** POST /sandbox/pix/cobv/{txid}/pay: the payer pays a charge with a due date (or a bolecode's Pix) its day's amount. */
-export function sandboxPayDueRoute(app: App, ctx: AppContext): void {
+export function sandboxPayDueRoute(app: App, ctx: PixRouteDeps): void {
   app.post('/sandbox/pix/cobv/:txid/pay', {
     schema: {
       tags: ['Sandbox'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { PixCharge, PixChargeParams } from '../schemas.js';
 
 /** POST /sandbox/pix/{id}/pay: the payer pays a Pending charge -> Paid, with its D+0 receivable. */
-export function sandboxPayRoute(app: App, ctx: AppContext): void {
+export function sandboxPayRoute(app: App, ctx: PixRouteDeps): void {
   app.post('/sandbox/pix/:id/pay', {
     schema: {
       tags: ['Sandbox'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -6,7 +6,7 @@ import { PixRecurrence, PixRecurrenceOutcomeBody, PixRecurrenceParams } from '..
 import { recurrenceView } from '../automatico/types.js';
 
 /** POST /sandbox/pix/recurrences/{recurrenceId}/outcome: what the payer's account answers the next charges. */
-export function sandboxRecurrenceOutcomeRoute(app: App, ctx: AppContext): void {
+export function sandboxRecurrenceOutcomeRoute(app: App, ctx: PixRouteDeps): void {
   app.post('/sandbox/pix/recurrences/:recurrenceId/outcome', {
     schema: {
       tags: ['Sandbox'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { PixRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -13,7 +13,7 @@ const SUMMARY: Record<Action, [string, string]> = {
 };
 
 /** POST /sandbox/pix/recurrences/{recurrenceId}/{authorize|reject|cancel}: the payer's answers in their bank app. */
-export function sandboxRecurrenceRoute(app: App, ctx: AppContext, action: Action): void {
+export function sandboxRecurrenceRoute(app: App, ctx: PixRouteDeps, action: Action): void {
   const [summary, description] = SUMMARY[action];
   app.post(`/sandbox/pix/recurrences/:recurrenceId/${action}`, {
     schema: {

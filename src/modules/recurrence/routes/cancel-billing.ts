@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { BillingIdParams, IdString, sendJsonString } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/billing/{billingId}/cancel: only an Opened billing, a Pix one before its due date in Brasília (409 otherwise). */
-export function cancelBillingRoute(app: App, ctx: AppContext): void {
+export function cancelBillingRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId/cancel`, {
     schema: {
       tags: ['Billings'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { CardUpdateLink, SubscriptionIdParams } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/card-update-link: a page for the customer to replace the card. */
-export function cardUpdateLinkRoute(app: App, ctx: AppContext): void {
+export function cardUpdateLinkRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId/card-update-link`, {
     schema: {
       tags: ['Subscriptions'],

@@ -1,7 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyReply } from 'fastify';
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import type { App } from '../../../http/types.js';
 import { closedPage, donePage, formPage, type PageLang } from '../card-update-page.js';
 import { CardUpdateForm } from '../schemas.js';
@@ -27,7 +27,7 @@ function send(reply: FastifyReply, status: number, body: string) {
 }
 
 /** GET and POST /pay/card-update/{token} (no auth): the card update link's page (pt-BR, or en with ?lang=en). */
-export function cardUpdatePageRoutes(app: App, ctx: AppContext): void {
+export function cardUpdatePageRoutes(app: App, ctx: RecurrenceRouteDeps): void {
   void app.register(async (scope) => {
     await scope.register(formbody, { bodyLimit: 16 * 1024 });
     const path = (token: string, lang: PageLang) => `/pay/card-update/${encodeURIComponent(token)}${lang === 'en' ? '?lang=en' : ''}`;

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -10,7 +10,7 @@ import { EXAMPLES } from '../../../http/examples.js';
  * POST {gateway}/v1/recurrences/subscriptions: 201 with the subscription id as a JSON string.
  * Billing 1 is issued at once, due after the plan's trial days.
  */
-export function createSubscriptionRoute(app: App, ctx: AppContext): void {
+export function createSubscriptionRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions`, {
     schema: {
       tags: ['Subscriptions'],

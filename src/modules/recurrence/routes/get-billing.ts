@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { BillingDetail, BillingIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/billing/{billingId} (extension): the billing with its attemptsHistory. */
-export function getBillingRoute(app: App, ctx: AppContext): void {
+export function getBillingRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing/:billingId`, {
     schema: {
       tags: ['Billings'],

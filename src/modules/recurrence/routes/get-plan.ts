@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { Plan, PlanIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/plans/{planId}: another merchant's plan is 404. */
-export function getPlanRoute(app: App, ctx: AppContext): void {
+export function getPlanRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId`, {
     schema: {
       tags: ['Plans'],

@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { Subscription, SubscriptionIdParams } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/subscriptions/{subscriptionId}: with its plan embedded. */
-export function getSubscriptionRoute(app: App, ctx: AppContext): void {
+export function getSubscriptionRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId`, {
     schema: {
       tags: ['Subscriptions'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { ListQuery, listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { Billing, BillingStatus } from '../schemas.js';
 
 /** GET {gateway}/v1/recurrences/billing: list envelope with each billing's subscription and plan. */
-export function listBillingsRoute(app: App, ctx: AppContext): void {
+export function listBillingsRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.get(`${ctx.config.gatewayBasePath}/v1/recurrences/billing`, {
     schema: {
       tags: ['Billings'],

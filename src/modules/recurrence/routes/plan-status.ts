@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { IdString, PlanIdParams, PlanStatus, sendJsonString } from '../schemas.j
 import { EXAMPLES } from '../../../http/examples.js';
 
 /** POST {gateway}/v1/recurrences/plans/{planId}/status: any state to any state; Canceled cascades. */
-export function planStatusRoute(app: App, ctx: AppContext): void {
+export function planStatusRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId/status`, {
     schema: {
       tags: ['Plans'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { IdObject, SubscriptionIdParams } from '../schemas.js';
 import { EXAMPLES } from '../../../http/examples.js';
 
 /** POST {gateway}/v1/recurrences/subscriptions/{subscriptionId}/status: `Actived` or `Canceled` -> `{id}`. */
-export function subscriptionStatusRoute(app: App, ctx: AppContext): void {
+export function subscriptionStatusRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/subscriptions/:subscriptionId/status`, {
     schema: {
       tags: ['Subscriptions'],

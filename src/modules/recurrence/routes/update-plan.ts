@@ -1,11 +1,11 @@
-import type { AppContext } from '../../../context.js';
+import type { RecurrenceRouteDeps } from '../route-deps.js';
 import { gatewayAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 import { IdString, PlanIdParams, PlanUpdateBody, sendJsonString } from '../schemas.js';
 
 /** POST {gateway}/v1/recurrences/plans/{planId}: update under the seed's rules (409 when refused). */
-export function updatePlanRoute(app: App, ctx: AppContext): void {
+export function updatePlanRoute(app: App, ctx: RecurrenceRouteDeps): void {
   app.post(`${ctx.config.gatewayBasePath}/v1/recurrences/plans/:planId`, {
     schema: {
       tags: ['Plans'],

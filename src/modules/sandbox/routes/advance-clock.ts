@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SandboxRouteDeps } from '../route-deps.js';
 import { ApiError } from '../../../http/errors.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -13,7 +13,7 @@ const MAX_STEP_MS = 3660 * 24 * 60 * MINUTE_MS; // ten years and change per call
  * POST /sandbox/clock/advance {days?, hours?, minutes?} or {to}: moves business time forward and
  * answers only after every job due up to the new time has run, in time order (section 12).
  */
-export function advanceClockRoute(app: App, ctx: AppContext): void {
+export function advanceClockRoute(app: App, ctx: SandboxRouteDeps): void {
   app.post('/sandbox/clock/advance', {
     schema: {
       tags: ['Sandbox'],

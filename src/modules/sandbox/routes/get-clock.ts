@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SandboxRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
 
 /** GET /sandbox/clock: the virtual clock's business time. */
-export function getClockRoute(app: App, ctx: AppContext): void {
+export function getClockRoute(app: App, ctx: SandboxRouteDeps): void {
   app.get('/sandbox/clock', {
     schema: {
       tags: ['Sandbox'],

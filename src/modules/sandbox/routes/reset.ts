@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SandboxRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -9,7 +9,7 @@ import { ResetAnswer } from '../schemas.js';
  * POST /sandbox/reset: the clock back to real time and the business data gone, merchants and
  * credentials kept. POST /sandbox/merchants/{merchantId}/reset: one merchant's data, clock untouched.
  */
-export function resetRoutes(app: App, ctx: AppContext): void {
+export function resetRoutes(app: App, ctx: SandboxRouteDeps): void {
   app.post('/sandbox/reset', {
     schema: {
       tags: ['Sandbox'],

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { RETURN_MESSAGES } from '../../../acquirer/types.js';
-import type { AppContext } from '../../../context.js';
+import type { SandboxRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -12,7 +12,7 @@ const CODES = Object.keys(RETURN_MESSAGES);
  * POST /sandbox/vaults/{vaultId}/outcome {returnCode}: every later charge of that stored card
  * answers with that code (to play retries, a cancelled card, a recovery). `null` clears it.
  */
-export function vaultOutcomeRoute(app: App, ctx: AppContext): void {
+export function vaultOutcomeRoute(app: App, ctx: SandboxRouteDeps): void {
   app.post('/sandbox/vaults/:vaultId/outcome', {
     schema: {
       tags: ['Sandbox'],

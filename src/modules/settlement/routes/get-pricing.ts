@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { pricingToJson } from '../pricing.js';
 import { Pricing } from '../schemas.js';
 
 /** GET /admin/merchants/{merchantId}/pricing: the whole pricing, defaults included. */
-export function getPricingRoute(app: App, ctx: AppContext): void {
+export function getPricingRoute(app: App, ctx: SettlementRouteDeps): void {
   app.get('/admin/merchants/:merchantId/pricing', {
     schema: {
       tags: ['Pricing'],

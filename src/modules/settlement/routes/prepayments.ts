@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { ApiError } from '../../../http/errors.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery, PrepaymentBody, PrepaymentResult } from '../schemas.js';
 
 /** POST {integration}/api/prepayments?accountNumber= (extension): one-off prepayment, type A. */
-export function prepaymentsRoute(app: App, ctx: AppContext): void {
+export function prepaymentsRoute(app: App, ctx: SettlementRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/prepayments`, {
     schema: {
       tags: ['Prepayments'],

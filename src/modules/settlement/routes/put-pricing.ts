@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { adminAuth } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { pricingToJson } from '../pricing.js';
 import { Pricing, PricingPatch } from '../schemas.js';
 
 /** PUT /admin/merchants/{merchantId}/pricing: the whole object or any part; applies to sales made from then on. */
-export function putPricingRoute(app: App, ctx: AppContext): void {
+export function putPricingRoute(app: App, ctx: SettlementRouteDeps): void {
   app.put('/admin/merchants/:merchantId/pricing', {
     schema: {
       tags: ['Pricing'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { conciliationSearch } from '../search.js';
 import { ByAuthCodeQuery, InstallmentRecord } from '../schemas.js';
 
 /** POST .../search-by-auth-code: codAuth and operationDate required; value (sum of the installments), installmentValue and installmentNumber narrow it. */
-export function searchByAuthCodeRoute(app: App, ctx: AppContext): void {
+export function searchByAuthCodeRoute(app: App, ctx: SettlementRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/transaction/concil/search-by-auth-code`, {
     schema: {
       tags: ['Conciliation'],

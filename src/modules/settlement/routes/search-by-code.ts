@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import type { App } from '../../../http/types.js';
@@ -7,7 +7,7 @@ import { conciliationSearch } from '../search.js';
 import { ByCodeQuery, InstallmentRecord } from '../schemas.js';
 
 /** POST {integration}/api/transaction/concil/search-by-code: the installments of a sale by nsu, optionally narrowed by codAuth. */
-export function searchByCodeRoute(app: App, ctx: AppContext): void {
+export function searchByCodeRoute(app: App, ctx: SettlementRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/transaction/concil/search-by-code`, {
     schema: {
       tags: ['Conciliation'],

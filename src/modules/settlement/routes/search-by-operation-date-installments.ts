@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { SettlementRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { sendJsonArray } from '../../../http/json-stream.js';
@@ -8,7 +8,7 @@ import { conciliationSearch } from '../search.js';
 import { DateRangeQuery, InstallmentRecord } from '../schemas.js';
 
 /** POST .../search-by-operation-date-installments: one record per installment of the sales in the range. */
-export function searchByOperationDateInstallmentsRoute(app: App, ctx: AppContext): void {
+export function searchByOperationDateInstallmentsRoute(app: App, ctx: SettlementRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/transaction/concil/search-by-operation-date-installments`, {
     schema: {
       tags: ['Conciliation'],

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { AppContext } from '../../../context.js';
+import type { WebhookRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery } from '../schemas.js';
 
 /** DELETE {integration}/api/webhooks/subscriptions?accountNumber=: notifications stop. */
-export function deleteSubscriptionRoute(app: App, ctx: AppContext): void {
+export function deleteSubscriptionRoute(app: App, ctx: WebhookRouteDeps): void {
   app.delete(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
       tags: ['Webhooks'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { WebhookRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -6,7 +6,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery, SubscriptionView } from '../schemas.js';
 
 /** GET {integration}/api/webhooks/subscriptions?accountNumber=: the registered URL (404 when none). */
-export function getSubscriptionRoute(app: App, ctx: AppContext): void {
+export function getSubscriptionRoute(app: App, ctx: WebhookRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
       tags: ['Webhooks'],

@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { WebhookRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { listEnvelope } from '../../../http/listing.js';
 import { errorResponses, security } from '../../../http/openapi.js';
@@ -7,7 +7,7 @@ import type { App } from '../../../http/types.js';
 import { DeliveriesQuery, Delivery } from '../schemas.js';
 
 /** GET {integration}/api/webhooks/deliveries?accountNumber= (extension): the delivery log. */
-export function listDeliveriesRoute(app: App, ctx: AppContext): void {
+export function listDeliveriesRoute(app: App, ctx: WebhookRouteDeps): void {
   app.get(`${ctx.config.integrationBasePath}/api/webhooks/deliveries`, {
     schema: {
       tags: ['Webhooks'],

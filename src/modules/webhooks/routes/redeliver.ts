@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { WebhookRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -6,7 +6,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery, Delivery, MovementParams } from '../schemas.js';
 
 /** POST {integration}/api/webhooks/deliveries/{movementId}/redeliver?accountNumber= (extension). */
-export function redeliverRoute(app: App, ctx: AppContext): void {
+export function redeliverRoute(app: App, ctx: WebhookRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/webhooks/deliveries/:movementId/redeliver`, {
     schema: {
       tags: ['Webhooks'],

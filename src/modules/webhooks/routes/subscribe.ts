@@ -1,4 +1,4 @@
-import type { AppContext } from '../../../context.js';
+import type { WebhookRouteDeps } from '../route-deps.js';
 import { integrationAuth, principalOf } from '../../../http/guards.js';
 import { errorResponses, security } from '../../../http/openapi.js';
 import { requireOwnAccount } from '../../../http/ownership.js';
@@ -6,7 +6,7 @@ import type { App } from '../../../http/types.js';
 import { AccountQuery, SubscriptionBody, SubscriptionCreated } from '../schemas.js';
 
 /** POST {integration}/api/webhooks/subscriptions?accountNumber=: registers or replaces the account's one URL. */
-export function subscribeRoute(app: App, ctx: AppContext): void {
+export function subscribeRoute(app: App, ctx: WebhookRouteDeps): void {
   app.post(`${ctx.config.integrationBasePath}/api/webhooks/subscriptions`, {
     schema: {
       tags: ['Webhooks'],

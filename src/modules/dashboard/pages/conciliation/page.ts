@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { addDays, daysBetween } from '../../../../domain/calendar.js';
 import { html } from '../../../../http/html.js';
 import { InstallmentRecord, SummaryRecord } from '../../../settlement/schemas.js';
@@ -36,7 +36,7 @@ const SEARCH = {
 } as const;
 
 /** The conciliation export: the integration API's range searches (same service, same limits) as a CSV download. */
-export function conciliationPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function conciliationPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   const maxDays = ctx.config.conciliation.maxRangeDays;
 
   scope.get('/conciliation', { schema: { hide: true } }, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
 import { STATUS_OF } from '../../../../http/errors.js';
 import { html, type SafeHtml } from '../../../../http/html.js';
@@ -33,7 +33,7 @@ const checkEvidenceBody = apiSchemaCheck(EvidenceBody);
 const EVIDENCE_FORM_LIMIT = Math.ceil((MAX_SUBMISSION_BYTES * 4) / 3) * 3 + 256 * 1024;
 
 /** The dispute's page, with the refusal of a form posted to it when there is one. */
-async function showDispute(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+async function showDispute(request: FastifyRequest, reply: FastifyReply, ctx: DashboardServices, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
   const p = requireMerchant(request);
   requireScope(p, 'payments');
   // Read with the merchant's id: another merchant's dispute is a 404.
@@ -49,7 +49,7 @@ function refusalOf(error: unknown): { status: number; errors: ErrorItem[] } {
 }
 
 /** GET /dashboard/disputes/:disputeId, its evidence form and its accept button: the API's evidence and accept calls. */
-export function disputeDetailPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function disputeDetailPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/disputes/:disputeId', { schema: { hide: true, params: DisputeIdParams, querystring: DoneQuery } }, async (request, reply) => showDispute(request, reply, ctx, deps));
 
   scope.post(

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { DisputeSummary } from '../../../disputes/schemas.js';
 import { brl, date, dateTime } from '../../format.js';
@@ -13,7 +13,7 @@ import { disputedHref, disputeBadge } from './status.js';
  * day evidence is taken, the nearest first, then the latest closed ones), each linking to its
  * page with the evidence form.
  */
-export function disputeListPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function disputeListPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/disputes', { schema: { hide: true } }, async (request, reply) => {
     const p = requireMerchant(request);
     requireScope(p, 'payments');

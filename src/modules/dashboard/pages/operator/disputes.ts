@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
 import { STATUS_OF } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
@@ -28,7 +28,7 @@ const checkRegisterBody = apiSchemaCheck(RegisterDisputeBody);
 const ResolveForm = formSchema({ outcome: ResolveDisputeBody.properties.outcome });
 
 /** The page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
-async function showDisputes(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+async function showDisputes(request: FastifyRequest, reply: FastifyReply, ctx: DashboardServices, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
   const page = requireOperator(request, deps);
   const disputes = (await ctx.disputes.deadlineFirst(undefined)).filter((d) => isOpen(d.status));
   const query = request.query as Static<typeof DoneQuery>;
@@ -46,7 +46,7 @@ function refusalOf(error: unknown): { status: number; errors: ErrorItem[] } {
  * registers a chargeback as the acquirer reports it and the won/lost decision of each, the same
  * calls as POST /admin/disputes and /admin/disputes/{id}/resolve.
  */
-export function operatorDisputesPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function operatorDisputesPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/operator/disputes', { schema: { hide: true, querystring: DoneQuery } }, async (request, reply) => showDisputes(request, reply, ctx, deps));
 
   scope.post('/operator/disputes', { schema: { hide: true, body: RegisterForm }, attachValidation: true }, async (request, reply) => {
@@ -135,7 +135,7 @@ const strings = bilingual(
 );
 
 interface DisputesView {
-  disputes: Awaited<ReturnType<AppContext['disputes']['deadlineFirst']>>;
+  disputes: Awaited<ReturnType<DashboardServices['disputes']['deadlineFirst']>>;
   notice?: { done: string; id: string };
   errors?: ErrorItem[];
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { FailedJob } from '../../../../jobs/queue.js';
 import { secondsSince } from '../../../../observability/backlog.js';
@@ -16,7 +16,7 @@ const LAST_FAILED = 20;
  * gateway_jobs_oldest_due_seconds (GatewayMetrics.queueGroups); failed attempts from
  * gateway_job_failures_total; the failed jobs from the queue itself.
  */
-export function operatorJobsPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function operatorJobsPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/operator/jobs', { schema: { hide: true } }, async (request, reply) => {
     const page = requireOperator(request, deps);
     const [groups, attempts, failed, lastFailed] = await Promise.all([

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { Merchant } from '../../../merchants/service.js';
 import { dateTime } from '../../format.js';
@@ -21,7 +21,7 @@ const CreateForm = formSchema({
 });
 
 /** GET/POST /dashboard/operator/merchants: the list (the admin API's paging, newest first) and the create form. */
-export function merchantsPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function merchantsPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/operator/merchants', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
     const page = requireOperator(request, deps);
     const { page: n = 1 } = request.query as Static<typeof ListQuery>;

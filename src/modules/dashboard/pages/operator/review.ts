@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { invalid } from '../../../../domain/errors.js';
 import { html } from '../../../../http/html.js';
 import type { ReviewRow } from '../../../payments/review-queue.js';
@@ -31,7 +31,7 @@ function parseAfter(after: string | undefined): { at: string; id: string } | und
 }
 
 /** GET /dashboard/operator/review (Blocked payments, oldest first) and the approve/reject forms. */
-export function reviewPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function reviewPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/operator/review', { schema: { hide: true, querystring: ReviewQuery } }, async (request, reply) => {
     const page = requireOperator(request, deps);
     const query = request.query as Static<typeof ReviewQuery>;

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
 import { STATUS_OF } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
@@ -30,7 +30,7 @@ const RefundForm = formSchema({ amount: reaisField() });
 const checkRefundBody = apiSchemaCheck(RefundBody);
 
 /** The page, with the refusal of a form posted to it when there is one (its status and the API's error array). */
-async function showPayment(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+async function showPayment(request: FastifyRequest, reply: FastifyReply, ctx: DashboardServices, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
   const p = requireMerchant(request);
   const id = paymentIdOf(request);
   // PaymentService.detail reads by the merchant's id: another merchant's payment is a 404.
@@ -50,7 +50,7 @@ async function showPayment(request: FastifyRequest, reply: FastifyReply, ctx: Ap
  * GET /dashboard/payments/:id (the facts, the timeline, the refunds, the installments and the
  * notifications of one payment), its cancel form and its refund form: the same calls as the API's.
  */
-export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function paymentDetailPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/payments/:id', { schema: { hide: true, params: IdParams, querystring: DoneQuery } }, async (request, reply) => showPayment(request, reply, ctx, deps));
 
   // The same call as POST {gateway}/v1/payments/{id}/cancel: PaymentService.cancel with the principal's merchantId.

@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { PaymentStatus } from '../../../../domain/lifecycles.js';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { addDays } from '../../../../domain/calendar.js';
 import { invalid } from '../../../../domain/errors.js';
 import { html } from '../../../../http/html.js';
@@ -36,7 +36,7 @@ function parseCursor(text: string): { at: string; id: string } {
 }
 
 /** GET /dashboard/payments: the merchant's payments by date range, status, reference and card, read through PaymentService. */
-export function paymentListPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function paymentListPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/payments', { schema: { hide: true, querystring: FilterQuery }, attachValidation: true }, async (request, reply) => {
     const p = requireMerchant(request);
     const problems = formProblems(request, FilterQuery);

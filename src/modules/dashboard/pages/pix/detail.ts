@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { DomainError, type ErrorItem } from '../../../../domain/errors.js';
 import { STATUS_OF } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
@@ -31,7 +31,7 @@ type ChargeView = Awaited<ReturnType<PixService['detail']>>;
 type RefundView = ReturnType<typeof toPixRefund>;
 
 /** The charge's page, with the refusal of a refund posted to it when there is one (its status and the API's error array). */
-async function showCharge(request: FastifyRequest, reply: FastifyReply, ctx: AppContext, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
+async function showCharge(request: FastifyRequest, reply: FastifyReply, ctx: DashboardServices, deps: DashboardDeps, refusal?: { status: number; errors: ErrorItem[] }) {
   const p = requireMerchant(request);
   requireScope(p, 'payments');
   const { id } = request.params as { id: string };
@@ -47,7 +47,7 @@ async function showCharge(request: FastifyRequest, reply: FastifyReply, ctx: App
  * its refund form: the same call as POST {gateway}/v1/pix/charges/{id}/refunds, with the API's
  * scope; the service's refusals (over-refund, a charge not Paid) are shown beside the form.
  */
-export function pixDetailPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function pixDetailPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/pix/:id', { schema: { hide: true, params: PixChargeParams, querystring: DoneQuery } }, async (request, reply) => showCharge(request, reply, ctx, deps));
 
   scope.post('/pix/:id/refunds', { schema: { hide: true, params: PixChargeParams, body: RefundForm }, attachValidation: true }, async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { toPixCharge } from '../../../pix/service.js';
 import { brl, dateTime } from '../../format.js';
@@ -14,7 +14,7 @@ const PAGE_SIZE = 50;
 const ListQuery = Type.Object({ after: Type.Optional(Type.String({ maxLength: 400 })) });
 
 /** GET /dashboard/pix: the charges, newest first, keyset-paged; each links to its page (./detail.ts). */
-export function pixListPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function pixListPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/pix', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
     const principal = requireMerchant(request);
     requireScope(principal, 'payments');

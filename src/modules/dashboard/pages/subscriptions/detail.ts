@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { BillingTimelineEntry } from '../../../recurrence/billings-service.js';
 import type { SubscriptionView } from '../../../recurrence/resources.js';
@@ -17,7 +17,7 @@ const TIMELINE_SIZE = 24;
 const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9a-fA-F-]{36}$' }) });
 
 /** GET /dashboard/subscriptions/:id: a subscription and its billing timeline, each attempt with its outcome. */
-export function subscriptionPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function subscriptionPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/subscriptions/:id', { schema: { hide: true, params: IdParams } }, async (request, reply) => {
     const principal = requireMerchant(request);
     requireScope(principal, 'recurrence');
@@ -31,7 +31,7 @@ export function subscriptionPage(scope: FastifyInstance, ctx: AppContext, deps: 
 }
 
 /** The stored card of a card subscription and its history (null for a Pix one). */
-async function cardStateOf(ctx: AppContext, merchantId: string, s: SubscriptionView, billings: BillingTimelineEntry[]): Promise<CardState | null> {
+async function cardStateOf(ctx: DashboardServices, merchantId: string, s: SubscriptionView, billings: BillingTimelineEntry[]): Promise<CardState | null> {
   if (s.vaultId === null || s.pixAuthorization) return null;
   const card = (await ctx.cards.getVaults([{ merchantId, vaultId: s.vaultId }])).get(s.vaultId) ?? null;
   // The latest billing, if its charge failed: open awaiting a retry, or ended Denied / PaymentInvalid.

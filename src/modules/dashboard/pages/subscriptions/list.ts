@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { html } from '../../../../http/html.js';
 import type { PlanView, SubscriptionView } from '../../../recurrence/resources.js';
 import { dateTime, reais } from '../../format.js';
@@ -18,7 +18,7 @@ const ListQuery = Type.Object({
 });
 
 /** GET /dashboard/subscriptions: the merchant's plans, and its subscriptions by status. */
-export function subscriptionListPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function subscriptionListPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.get('/subscriptions', { schema: { hide: true, querystring: ListQuery } }, async (request, reply) => {
     const principal = requireMerchant(request);
     requireScope(principal, 'recurrence');

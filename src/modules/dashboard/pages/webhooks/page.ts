@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../context.js';
+import type { DashboardServices } from '../../services.js';
 import { DomainError } from '../../../../domain/errors.js';
 import type { SubscriptionBody } from '../../../webhooks/schemas.js';
 import { formSchema } from '../../forms.js';
@@ -38,7 +38,7 @@ const MovementParams = Type.Object({ movementId: Type.String({ pattern: '^[0-9]{
  * integration API's routes), the delivery log with its filters (WebhookService.deliveryLog)
  * and redelivery (WebhookService.redeliver). The integration scope is required, as there.
  */
-export function webhooksPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function webhooksPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   async function subscriptionOf(accountNumber: number): Promise<HookSubscription | null> {
     try {
       return await ctx.webhooks.get(accountNumber);

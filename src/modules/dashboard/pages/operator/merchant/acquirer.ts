@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import type { ConnectionInput, ConnectionView } from '../../../../../acquirer/connections.js';
 import { AcquirerConnectionBody } from '../../../../../acquirer/schemas.js';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { notFound } from '../../../../../domain/errors.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
@@ -22,7 +22,7 @@ const checkConnection = apiSchemaCheck(AcquirerConnectionBody);
  * /admin/merchants/{id}/acquirer does (the MerchantKey goes to the service and is never shown
  * again), POST .../acquirer/remove what its DELETE does.
  */
-export function acquirerForm(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function acquirerForm(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.post('/operator/merchants/:merchantId/acquirer', { schema: { hide: true, params: MerchantIdParams, body: AcquirerForm } }, async (request, reply) => {
     requireOperator(request, deps);
     const f = request.body as Static<typeof AcquirerForm>;

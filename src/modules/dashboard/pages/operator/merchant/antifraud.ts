@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import { AntifraudSettingsPatch as PatchSchema } from '../../../../antifraud/schemas.js';
@@ -26,7 +26,7 @@ const AntifraudForm = formSchema({
 const checkAntifraud = apiSchemaCheck(PatchSchema);
 
 /** POST /dashboard/operator/merchants/:merchantId/antifraud: what PUT /admin/merchants/{id}/antifraud does, nothing written on a 400. */
-export function antifraudForm(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function antifraudForm(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.post('/operator/merchants/:merchantId/antifraud', { schema: { hide: true, params: MerchantIdParams, body: AntifraudForm }, attachValidation: true }, async (request, reply) => {
     requireOperator(request, deps);
     requireValidForm(request, AntifraudForm);

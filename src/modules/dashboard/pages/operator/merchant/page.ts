@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ConnectionView } from '../../../../../acquirer/connections.js';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { notFound } from '../../../../../domain/errors.js';
 import { html } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
@@ -35,7 +35,7 @@ const RevokeParams = Type.Object({ merchantId: MerchantIdParams.properties.merch
  * services the /admin GET routes call (an unknown merchantId is their 404), and its credential
  * forms (issue, revoke). The settings forms are pricing.ts, antifraud.ts and acquirer.ts.
  */
-export function merchantPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function merchantPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   async function show(reply: FastifyReply, page: PageContext, status: number, merchantId: string, extra: { issued?: IssuedCredential; done?: Done } = {}) {
     const merchant = await ctx.merchants.get(merchantId);
     const [credentials, pricing, antifraud, acquirer] = await Promise.all([

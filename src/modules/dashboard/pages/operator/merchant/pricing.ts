@@ -1,6 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
 import type { PricingJson, PricingPatch } from '../../../../settlement/pricing.js';
@@ -25,7 +25,7 @@ const PricingForm = formSchema({
 const checkPricing = apiSchemaCheck(PricingPatchSchema);
 
 /** POST /dashboard/operator/merchants/:merchantId/pricing: what PUT /admin/merchants/{id}/pricing does, nothing written on a 400. */
-export function pricingForm(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function pricingForm(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   scope.post('/operator/merchants/:merchantId/pricing', { schema: { hide: true, params: MerchantIdParams, body: PricingForm }, attachValidation: true }, async (request, reply) => {
     requireOperator(request, deps);
     requireValidForm(request, PricingForm);

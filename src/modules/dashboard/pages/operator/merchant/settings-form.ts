@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { html, type SafeHtml } from '../../../../../http/html.js';
 import { seeOther } from '../../../http.js';
 import { common, type Lang } from '../../../i18n.js';
@@ -21,7 +21,7 @@ export function yesNoSelect(lang: Lang, id: string, label: string, value: boolea
 }
 
 /** The merchant of the form's URL; an unknown one is the merchants service's 404, as the /admin routes answer. */
-export async function merchantOf(ctx: AppContext, request: FastifyRequest): Promise<string> {
+export async function merchantOf(ctx: DashboardServices, request: FastifyRequest): Promise<string> {
   const { merchantId } = request.params as { merchantId: string };
   await ctx.merchants.get(merchantId);
   return merchantId;

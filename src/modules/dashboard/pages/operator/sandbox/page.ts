@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { invalid, notFound } from '../../../../../domain/errors.js';
 import { html } from '../../../../../http/html.js';
 import { MerchantIdParams } from '../../../../../http/merchant-id-params.js';
@@ -40,7 +40,7 @@ const sum = (removed: Record<string, number>) => String(Object.values(removed).r
  * reset, as the API), the resets and the event triggers. The sandbox's services exist in
  * sandbox mode only; in production the page and its forms are 404, like /sandbox.
  */
-export function sandboxPage(scope: FastifyInstance, ctx: AppContext, deps: DashboardDeps): void {
+export function sandboxPage(scope: FastifyInstance, ctx: DashboardServices, deps: DashboardDeps): void {
   const sandbox = (request: FastifyRequest) => {
     requireOperator(request, deps);
     if (!ctx.sandboxClock || !ctx.sandboxReset) throw notFound('Page');

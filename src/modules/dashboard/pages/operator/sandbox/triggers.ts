@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { AppContext } from '../../../../../context.js';
+import type { DashboardServices } from '../../../services.js';
 import { DomainError } from '../../../../../domain/errors.js';
 import { EXAMPLES } from '../../../../../http/examples.js';
 import type { Principal } from '../../../../auth/service.js';
@@ -14,14 +14,14 @@ import type { PaymentBody } from '../../../../payments/schemas.js';
  */
 const GUID = '3fa85f64-5717-4562-b3fc-2c963f66afa6';
 const reference = () => `trigger-${randomUUID().slice(0, 8)}`;
-type Trigger = (ctx: AppContext, who: Principal) => Promise<Record<string, unknown>>;
+type Trigger = (ctx: DashboardServices, who: Principal) => Promise<Record<string, unknown>>;
 
-async function storedCard(ctx: AppContext, who: Principal, cardNumber: string): Promise<string> {
+async function storedCard(ctx: DashboardServices, who: Principal, cardNumber: string): Promise<string> {
   // A far expiry: the sandbox clock may stand years ahead of the wall clock.
   return (await ctx.cards.createVault(who.merchantId, { cardNumber, expirationMonth: '12', expirationYear: '2045' }, 'MARIA SILVA')).vaultId;
 }
 
-async function pay(ctx: AppContext, who: Principal, cardNumber: string) {
+async function pay(ctx: DashboardServices, who: Principal, cardNumber: string) {
   const body = {
     payment: { transactionType: 'credit', amount: 1000, productType: 'avista', installments: 1 },
     sellerInfo: { codeAntiFraud: GUID },
@@ -34,18 +34,18 @@ async function pay(ctx: AppContext, who: Principal, cardNumber: string) {
   return outcome.body;
 }
 
-async function plan(ctx: AppContext, who: Principal): Promise<string> {
+async function plan(ctx: DashboardServices, who: Principal): Promise<string> {
   return ctx.recurrence.plans.create(who, { ...EXAMPLES.createPlan, name: `Trigger ${randomUUID().slice(0, 8)}`, trialDays: 1 } as never);
 }
 
-async function subscribe(ctx: AppContext, who: Principal): Promise<{ planId: string; subscriptionId: string }> {
+async function subscribe(ctx: DashboardServices, who: Principal): Promise<{ planId: string; subscriptionId: string }> {
   const planId = await plan(ctx, who);
   const vaultId = await storedCard(ctx, who, '4111111111111111');
   const subscriptionId = await ctx.recurrence.subscriptions.create(who, { planId, vaultId, orderNumber: `T-${randomUUID().slice(0, 8)}` } as never);
   return { planId, subscriptionId };
 }
 
-async function issueSlip(ctx: AppContext, who: Principal) {
+async function issueSlip(ctx: DashboardServices, who: Principal) {
   return ctx.bankSlips.issue({ merchantId: who.merchantId, accountNumber: who.accountNumber }, { ...EXAMPLES.issueBankSlip, pix: false, referenceCode: reference() } as never);
 }
 
@@ -107,7 +107,7 @@ const TRIGGERS: Record<string, Trigger> = {
 export const TRIGGER_EVENTS = Object.keys(TRIGGERS);
 
 /** Runs `event` as the merchant (its own merchantId and account, every scope, as its credential would). */
-export async function runTrigger(ctx: AppContext, merchantId: string, event: string): Promise<Record<string, unknown>> {
+export async function runTrigger(ctx: DashboardServices, merchantId: string, event: string): Promise<Record<string, unknown>> {
   const merchant = await ctx.merchants.get(merchantId);
   const who: Principal = { userName: 'dashboard-trigger', merchantId, accountNumber: merchant.accountNumber, scopes: [...SCOPES] };
   return TRIGGERS[event](ctx, who);

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../clock.js';
 
 /**
  * A value per merchant (or per credential) that every payment reads (anti-fraud settings,

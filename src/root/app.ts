@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppContext } from '../context.js';
-import { installErrorHandling } from './error-handler.js';
-import { installIdempotency } from './idempotency.js';
-import { installMetrics } from './metrics.js';
-import { installOpenApi } from './openapi.js';
-import { validatorCompiler } from './validation.js';
-import type { App } from './types.js';
+import type { AppContext } from './context.js';
+import { installErrorHandling } from '../http/error-handler.js';
+import { installIdempotency } from '../http/idempotency.js';
+import { installMetrics } from '../http/metrics.js';
+import { installOpenApi } from '../http/openapi.js';
+import { validatorCompiler } from '../http/validation.js';
+import type { App } from '../http/types.js';
 import { registerOpsRoutes } from '../modules/ops/routes.js';
 import { registerAuthRoutes } from '../modules/auth/routes.js';
 import { registerAdminRoutes } from '../modules/merchants/routes.js';
@@ -26,7 +26,7 @@ import { registerWebhookRoutes } from '../modules/webhooks/routes.js';
 import { registerAcquirerRoutes } from '../acquirer/routes.js';
 import { registerThreeDsRoutes } from '../threeds/routes.js';
 import { registerDashboardRoutes } from '../modules/dashboard/routes.js';
-import { requestLogger } from './request-logger.js';
+import { requestLogger } from '../http/request-logger.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -109,24 +109,32 @@ export async function buildApp(ctx: AppContext, options: BuildOptions = {}): Pro
   await installOpenApi(app, ctx.config);
   installIdempotency(app, ctx.database, ctx.clock, ctx.cipher.lookupKey('idempotency-request-hash'));
 
-  registerOpsRoutes(app, ctx, metrics);
+  // Each module's routes get only what they use (its RouteDeps), never the whole context.
+  const { config, auth, sandboxClock } = ctx;
+  registerOpsRoutes(app, { config, database: ctx.database, logger: ctx.logger, acquirer: ctx.acquirer }, metrics);
   if (options.apis !== false) {
-    registerAuthRoutes(app, ctx);
-    registerAdminRoutes(app, ctx);
-    registerAntifraudRoutes(app, ctx);
-    registerAcquirerRoutes(app, ctx);
-    registerCardRoutes(app, ctx);
-    registerPaymentRoutes(app, ctx);
-    registerThreeDsRoutes(app, ctx);
-    registerDisputeRoutes(app, ctx);
-    registerPaymentLinkRoutes(app, ctx);
-    registerSettlementRoutes(app, ctx);
-    registerPixRoutes(app, ctx);
-    registerRecurrenceRoutes(app, ctx);
-    registerBankSlipRoutes(app, ctx);
-    registerWebhookRoutes(app, ctx);
-    if (ctx.sandboxClock) registerSandboxRoutes(app, ctx);
-    registerDashboardRoutes(app, ctx);
+    registerAuthRoutes(app, { config, auth, merchants: ctx.merchants });
+    registerAdminRoutes(app, { auth, merchants: ctx.merchants });
+    registerAntifraudRoutes(app, { auth, merchants: ctx.merchants, antifraud: ctx.antifraud, ipCountries: ctx.ipCountries });
+    registerAcquirerRoutes(app, { auth, acquirerConnections: ctx.acquirerConnections, merchants: ctx.merchants });
+    registerCardRoutes(app, { config, auth, cardKeys: ctx.cardKeys, cards: ctx.cards });
+    registerPaymentRoutes(app, { config, auth, payments: ctx.payments });
+    registerThreeDsRoutes(app, { config, threeDs: ctx.threeDs, challenges: ctx.payments.authentication });
+    registerDisputeRoutes(app, { config, auth, disputes: ctx.disputes, sandboxClock });
+    registerPaymentLinkRoutes(app, { config, auth, paymentLinks: ctx.paymentLinks });
+    registerSettlementRoutes(app, { config, auth, database: ctx.database, merchants: ctx.merchants, settlement: ctx.settlement, streamSlots: ctx.streamSlots });
+    registerPixRoutes(app, { config, auth, pix: ctx.pix, pixLocationSigner: ctx.pixLocationSigner, sandboxClock });
+    registerRecurrenceRoutes(app, { config, auth, recurrence: ctx.recurrence });
+    registerBankSlipRoutes(app, { config, auth, clock: ctx.clock, bankSlips: ctx.bankSlips, sandboxClock });
+    registerWebhookRoutes(app, { config, auth, webhooks: ctx.webhooks });
+    if (sandboxClock) registerSandboxRoutes(app, { auth, clock: ctx.clock, cards: ctx.cards, sandboxClock, sandboxReset: ctx.sandboxReset });
+    registerDashboardRoutes(app, {
+      config, auth, database: ctx.database, clock: ctx.clock, queue: ctx.queue, handlers: ctx.handlers, metrics: ctx.metrics,
+      streamSlots: ctx.streamSlots, merchants: ctx.merchants, cards: ctx.cards, antifraud: ctx.antifraud,
+      acquirerConnections: ctx.acquirerConnections, payments: ctx.payments, disputes: ctx.disputes, paymentLinks: ctx.paymentLinks,
+      recurrence: ctx.recurrence, settlement: ctx.settlement, bankSlips: ctx.bankSlips, pix: ctx.pix, webhooks: ctx.webhooks,
+      sandboxClock, sandboxReset: ctx.sandboxReset,
+    });
   }
   return app;
 }

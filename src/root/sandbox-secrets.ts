@@ -1,8 +1,9 @@
-import type { Config } from './config.js';
-import type { Database } from './db/connection.js';
-import { generateDataKey, type DataCipher } from './security/data-cipher.js';
-import { randomSecret } from './security/passwords.js';
-import type { MerchantService } from './modules/merchants/service.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db/connection.js';
+import { generateDataKey, type DataCipher } from '../security/data-cipher.js';
+import type { SealedColumn } from '../security/sealed-columns.js';
+import { randomSecret } from '../security/passwords.js';
+import type { MerchantService } from '../modules/merchants/service.js';
 
 /**
  * Secrets and the demo merchant. Production takes its secrets from the environment only
@@ -30,7 +31,7 @@ export async function resolveSecrets(config: Config, database: Database): Promis
   };
 }
 
-/** The demo account's row in `settings`, its password sealed with this associated data (also src/security/sealed-columns.ts). */
+/** The demo account's row in `settings`, its password sealed with this associated data (SANDBOX_SEALED_COLUMNS below). */
 export const DEMO_ACCOUNT_SETTING = 'sandbox_demo_account';
 export const DEMO_PASSWORD_AD = 'demo';
 
@@ -72,3 +73,8 @@ export async function ensureDemoAccount(database: Database, merchants: MerchantS
     .execute();
   return ensureDemoAccount(database, merchants, cipher);
 }
+
+/** The demo account's password, sealed under DATA_KEY (listed for `gateway keys reencrypt`). */
+export const SANDBOX_SEALED_COLUMNS: readonly SealedColumn[] = [
+  { table: 'settings', key: 'key', column: 'value', keyLike: DEMO_ACCOUNT_SETTING, jsonField: 'password', ad: () => DEMO_PASSWORD_AD },
+];

@@ -1,5 +1,5 @@
-import { bankLayout } from '../../domain/cnab240-banks.js';
-import { isValidCpfOrCnpj } from '../../domain/documents.js';
+import { bankLayout } from '../domain/cnab240-banks.js';
+import { isValidCpfOrCnpj } from '../domain/documents.js';
 
 /**
  * The bank behind the slips (BANK_SLIP_*): who the beneficiary is at the bank (the operator's

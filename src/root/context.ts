@@ -1,54 +1,58 @@
 import type { Logger } from 'pino';
-import { SystemClock, VirtualClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
-import { openDatabase, type Database } from './db/connection.js';
-import { migrateToLatest } from './db/migrate.js';
+import { SystemClock, VirtualClock, type Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { openDatabase, type Database } from '../db/connection.js';
+import { migrateToLatest } from '../db/migrate.js';
 import { resolveSecrets } from './sandbox-secrets.js';
-import { StreamSlots } from './http/stream-slots.js';
-import { JobQueue } from './jobs/queue.js';
-import { JobHandlers } from './jobs/registry.js';
-import { Worker } from './jobs/worker.js';
-import { Maintenance } from './jobs/maintenance.js';
-import { AntiFraudEngine } from './modules/antifraud/engine.js';
-import { ConfiguredIpCountries } from './modules/antifraud/ip-countries.js';
-import { AdminKey } from './modules/auth/admin-key.js';
-import { AuthService } from './modules/auth/service.js';
-import { CardKeyService } from './modules/cards/keys.js';
-import { CardService } from './modules/cards/service.js';
-import { PaymentService } from './modules/payments/service.js';
-import { DisputeService } from './modules/disputes/service.js';
-import { PricingStore } from './modules/settlement/pricing.js';
-import { SettlementService } from './modules/settlement/service.js';
-import { PixService } from './modules/pix/service.js';
-import { LocationSigner } from './modules/pix/location-signer.js';
-import { createPixProvider } from './pix-provider/index.js';
-import { formatFixed } from './domain/money.js';
-import { AcquirerConnections } from './acquirer/connections.js';
-import { AcquirerRouter } from './acquirer/router.js';
-import { SandboxAcquirer } from './acquirer/sandbox/acquirer.js';
-import { threeDsDepsOf } from './threeds/connect.js';
-import type { ThreeDsDeps } from './modules/payments/deps.js';
-import { signingKeysOf, TokenSigner } from './modules/auth/tokens.js';
-import { MerchantService } from './modules/merchants/service.js';
-import { PaymentLinkService } from './modules/paymentlinks/service.js';
-import { RecurrenceService } from './modules/recurrence/service.js';
-import { SandboxClockService } from './modules/sandbox/clock-service.js';
-import { SandboxResetService } from './modules/sandbox/reset-service.js';
-import { DataCipher } from './security/data-cipher.js';
-import { openKeyring } from './security/keyring.js';
-import { BankSlipService } from './modules/bankslips/service.js';
-import { systemResolver, type HostResolver } from './modules/webhooks/address-policy.js';
-import { WebhookDelivery } from './modules/webhooks/delivery.js';
-import { HttpPoster } from './modules/webhooks/http-post.js';
-import { DeliveryMetrics } from './modules/webhooks/metrics.js';
-import { WebhookService } from './modules/webhooks/service.js';
-import { GatewayMetrics } from './observability/metrics.js';
-import type { PaymentBacklog } from './observability/backlog.js';
-import type { StatementCounter } from './observability/statements.js';
+import { purgeIdempotencyKeys } from '../http/idempotency.js';
+import { StreamSlots } from '../http/stream-slots.js';
+import { JobQueue } from '../jobs/queue.js';
+import { JobHandlers } from '../jobs/registry.js';
+import { Worker } from '../jobs/worker.js';
+import { Maintenance } from '../jobs/maintenance.js';
+import { AntiFraudEngine } from '../modules/antifraud/engine.js';
+import { ConfiguredIpCountries } from '../modules/antifraud/ip-countries.js';
+import { AdminKey } from '../modules/auth/admin-key.js';
+import { AuthService } from '../modules/auth/service.js';
+import { CardKeyService } from '../modules/cards/keys.js';
+import { CardService } from '../modules/cards/service.js';
+import { oldestCardKey } from '../modules/cards/sealed-columns.js';
+import { PaymentService } from '../modules/payments/service.js';
+import { DisputeService } from '../modules/disputes/service.js';
+import { PricingStore } from '../modules/settlement/pricing.js';
+import { SettlementService } from '../modules/settlement/service.js';
+import { PixService } from '../modules/pix/service.js';
+import { LocationSigner } from '../modules/pix/location-signer.js';
+import { createPixProvider } from '../pix-provider/index.js';
+import { formatFixed } from '../domain/money.js';
+import { AcquirerConnections } from '../acquirer/connections.js';
+import { AcquirerRouter } from '../acquirer/router.js';
+import { SandboxAcquirer } from '../acquirer/sandbox/acquirer.js';
+import { threeDsDepsOf } from '../threeds/connect.js';
+import type { ThreeDsDeps } from '../threeds/types.js';
+import { signingKeysOf, TokenSigner } from '../modules/auth/tokens.js';
+import { MerchantService } from '../modules/merchants/service.js';
+import { PaymentLinkService } from '../modules/paymentlinks/service.js';
+import { RecurrenceService } from '../modules/recurrence/service.js';
+import { SandboxClockService } from '../modules/sandbox/clock-service.js';
+import { SandboxResetService } from '../modules/sandbox/reset-service.js';
+import { DataCipher } from '../security/data-cipher.js';
+import { openKeyring } from '../security/keyring.js';
+import { BankSlipService } from '../modules/bankslips/service.js';
+import { systemResolver, type HostResolver } from '../modules/webhooks/address-policy.js';
+import { WebhookDelivery } from '../modules/webhooks/delivery.js';
+import { HttpPoster } from '../modules/webhooks/http-post.js';
+import { DeliveryMetrics } from '../modules/webhooks/metrics.js';
+import { WebhookService } from '../modules/webhooks/service.js';
+import { DELIVER_JOB } from '../modules/webhooks/outbox.js';
+import { GatewayMetrics } from '../observability/metrics.js';
+import type { PaymentBacklog } from '../observability/backlog.js';
+import type { StatementCounter } from '../observability/statements.js';
 
 /**
- * Everything a request handler or job needs, built once per process. There is no global
- * database or clock: tests build as many contexts as they like, each on its own database.
+ * Every service of one process, built once (src/root/app.ts hands each module's routes only their
+ * RouteDeps). There is no global database or clock: tests build as many contexts as they like,
+ * each on its own database.
  */
 export interface AppContext {
   config: Config;
@@ -132,7 +136,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   // The keyring: DATA_KEY seals, DATA_KEYS_PREVIOUS only opens. Refuses to start (ConfigError)
   // when it cannot open this database's canary; loads the lookup keys (fingerprints, hashes).
   const cipher = DataCipher.fromBase64(secrets.dataKey, config.dataKeysPrevious);
-  await openKeyring(database, cipher, { hint: sandboxKeyHint(config) });
+  await openKeyring(database, cipher, { hint: sandboxKeyHint(config), legacyCanary: oldestCardKey });
 
   const virtualClock = config.mode === 'sandbox' ? new VirtualClock() : undefined;
   const clock: Clock = virtualClock ?? new SystemClock();
@@ -140,7 +144,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
   const handlers = new JobHandlers();
   const streamSlots = new StreamSlots(config.conciliation.maxConcurrentPerMerchant);
   // The payment service is built below; its backlog is read at scrape time.
-  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), logger: options.logger, statements: options.statements, paymentBacklog: (): Promise<PaymentBacklog> => payments.backlog() });
+  const metrics = new GatewayMetrics({ database, clock, kinds: () => handlers.kinds(), webhookDeliveryKind: DELIVER_JOB, logger: options.logger, statements: options.statements, paymentBacklog: (): Promise<PaymentBacklog> => payments.backlog() });
   // The registry gives each kind its own max attempts.
   const queue = new JobQueue(database, clock, handlers, { metrics, logger: options.logger });
   const worker = new Worker(queue, handlers, clock, {
@@ -224,7 +228,7 @@ export async function createContext(config: Config, options: ContextOptions): Pr
     metrics,
   };
   // Every module owns its job kinds (`jobs()`: kind, handler, options); all are registered the same way.
-  const maintenance = new Maintenance({ database, clock, queue });
+  const maintenance = new Maintenance({ database, clock, queue, purgers: [(wallNow) => purgeIdempotencyKeys(database, wallNow)] });
   for (const owner of [maintenance, ctx.bankSlips, payments, ctx.recurrence, webhooks, settlement, pix, ctx.paymentLinks]) handlers.registerAll(owner.jobs());
   await maintenance.start();
   await pix.startReconciliation();
