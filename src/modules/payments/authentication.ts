@@ -2,7 +2,7 @@ import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { ChallengeRefused, ThreeDsUnavailable, type AuthenticateResult } from '../../threeds/types.js';
 import { reportOutcome, type Authorizations } from './authorization.js';
-import type { ChargeableCard } from './card-source.js';
+import type { ChargeableCard } from '../cards/service.js';
 import type { PaymentDeps } from './deps.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { authenticated, failedState, notAuthenticatedMessage, type ThreeDsPlan, type ThreeDsState } from './three-ds-state.js';

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { documentType } from '../../../domain/documents.js';
 import { installmentPlan } from '../../../domain/installments.js';
 import { toJsonNumber } from '../../../domain/money.js';
+import { isCallerError } from '../../../domain/errors.js';
 import { ApiError, conflict, notFound } from '../../../http/errors.js';
 import type { CreateOutcome } from '../../payments/service.js';
 import type { PaymentBody } from '../../payments/schemas.js';
@@ -97,16 +98,16 @@ export class CheckoutPayments {
     } catch (error) {
       // A refused input (a bad card) charged nothing. Anything else keeps the hold until it
       // runs out, when the link's payments decide (see PaymentLinkService.current).
-      if (error instanceof ApiError && error.statusCode < 500) await repo.release(ctx.database.db, id, claimId);
+      if (isCallerError(error)) await repo.release(ctx.database.db, id, claimId);
       throw error;
     }
-    if (outcome.status === 502) {
+    if (outcome.kind !== 'recorded') {
       // 96 was recorded Denied (nothing charged); "no answer" leaves the payment Pending and held.
-      if (outcome.error.errors[0]?.tag === 'acquirer_failure') await repo.release(ctx.database.db, id, claimId);
+      if (outcome.kind === 'failed') await repo.release(ctx.database.db, id, claimId);
       throw outcome.error;
     }
 
-    const result = outcome.body;
+    const result = outcome.payment;
     const paid = result.status === 'Authorized' || result.status === 'Blocked';
     // The payer passes the challenge in the page: the hold stays; the return from it settles the link (afterChallenge).
     if (result.status === 'PendingAuthentication') {
