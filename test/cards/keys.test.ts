@@ -93,7 +93,7 @@ describe(`card keys and encryptedCard (${testDialect})`, () => {
     expect(res.body).not.toContain('4111111111111112');
     // Payments: brand and securityCode beside the encrypted card are checked against it.
     const visa = await encryptCard(t, { number: VISA, expirationMonth: '12', expirationYear: '35' });
-    const resolve = (claims: { brand?: string; securityCode?: string }) => t.ctx.cards.resolution.resolve(t.ctx.database.db, 'any merchant', { encryptedCard: visa, ...claims });
+    const resolve = (claims: { brand?: string; securityCode?: string }) => t.ctx.cards.paymentCard(t.ctx.database.db, 'any merchant', { encryptedCard: visa, ...claims });
     expect(((await resolve({ brand: 'amex' }).catch((e: DomainError) => e)) as DomainError).errors.map((e) => e.tag)).toEqual(['cardInfo.brand']);
     expect(((await resolve({ securityCode: '1234' }).catch((e: DomainError) => e)) as DomainError).errors.map((e) => e.tag)).toEqual(['cardInfo.securityCode']);
     const ok = await resolve({ brand: 'visa', securityCode: '321' });

@@ -40,6 +40,46 @@ export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
 export const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
 export const sealChallengeAd = (paymentId: string) => `payment-challenge:${paymentId}`;
 
+/** A stored card named by its merchant and id. */
+export interface VaultRef {
+  merchantId: string;
+  vaultId: string;
+}
+
+/** A stored card ready to charge: the card plus what the vault keeps beside it. */
+export interface VaultCard extends Card {
+  vaultId: string;
+  cardholderName: string;
+  /** Sandbox only: the return code every charge of this card answers (POST /sandbox/vaults/{id}/outcome). */
+  sandboxReturnCode: string | null;
+  /** The network's reference of the card's first charge or check, sent on merchant-initiated charges. */
+  networkReference: string | null;
+}
+
+/** A card ready for one authorization. The PAN and CVV live only in memory, for this request. */
+export interface ChargeableCard extends Card {
+  source: 'token' | 'encrypted' | 'vault';
+  vaultId?: string;
+  /** Sandbox: the stored card's forced outcome. */
+  forcedReturnCode?: string | null;
+  /** A stored card's network reference of its first charge (null: this is its first). */
+  networkReference?: string | null;
+}
+
+/** A payment's `cardInfo` as this module reads it: one card source, and the brand and securityCode sent beside it. */
+export interface PaymentCardInfo {
+  numberToken?: string;
+  encryptedCard?: string;
+  vaultId?: string;
+  brand?: string;
+  securityCode?: string;
+}
+
+/** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
+export function chargeableVault(card: VaultCard): ChargeableCard {
+  return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode, networkReference: card.networkReference };
+}
+
 const DIGITS = /^\d+$/;
 
 /**

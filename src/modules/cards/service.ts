@@ -2,15 +2,17 @@ import type { ZeroAuthRequest, ZeroAuthResult } from '../../acquirer/types.js';
 import type { Clock } from '../../clock.js';
 import type { Database, Executor } from '../../db/connection.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
+import type { CardBrand } from '../../domain/cards.js';
+import { DomainError, invalid } from '../../domain/errors.js';
 import type { JobQueue } from '../../jobs/queue.js';
 import type { DataCipher } from '../../security/data-cipher.js';
-import type { Card } from './card-data.js';
+import { agreeingCard, chargeableVault, checkedCard, sealChallengeAd, sealTokenAd, sealVaultAd, type Card, type ChargeableCard, type PaymentCardInfo, type VaultCard, type VaultRef } from './card-data.js';
 import type { CardHistoryEntry, CardUpdate, CardUpdateSource } from './card-updates.js';
 import { CvvStore } from './cvv-store.js';
 import type { CardDeps, CardVerifier } from './deps.js';
 import type { CardKeyService } from './keys.js';
-import { CardResolution, type VaultCard, type VaultRef } from './resolution.js';
-import { CardTokens, type NumberToken, type TokenInput } from './tokens.js';
+import { cardTokensRepository as tokens, vaultCardsRepository as vault, type CardTokenRow, type VaultCardRow } from './repository.js';
+import { CardTokens, NUMBER_TOKEN_TTL_MS, type NumberToken, type TokenInput } from './tokens.js';
 import { CardVault, type VaultInput, type VaultView } from './vault.js';
 
 export { sealChallengeAd, sealTokenAd, sealVaultAd } from './card-data.js';
@@ -19,26 +21,147 @@ export { NUMBER_TOKEN_TTL_MS } from './tokens.js';
 export type { CardVerifier };
 export type { NumberToken, PlainCardFields, TokenInput } from './tokens.js';
 export type { VaultInput, VaultView } from './vault.js';
-export type { ChargeableCard, PaymentCardInfo, VaultCard, VaultRef } from './resolution.js';
+export type { ChargeableCard, PaymentCardInfo, VaultCard, VaultRef } from './card-data.js';
 
 /**
- * Card tokens and the card vault (contract section 5), and the cards charges use. PANs are
- * stored only sealed under DATA_KEY, each bound to its row by the associated data
- * (`card-token:<token>`, `vault:<vaultId>`), so a sealed PAN copied onto another row does not
- * decrypt. The work is in three parts: ./tokens.ts, ./vault.ts and ./resolution.ts (a
- * payment's card, stored cards opened for a charge).
+ * Cards (contract section 5): here, the card a charge uses (a payment's card source resolved,
+ * stored cards opened with their PAN, numberTokens used up); tokens are made in ./tokens.ts and
+ * stored cards kept in ./vault.ts. PANs are stored only sealed under DATA_KEY, each bound to its
+ * row by the associated data (`card-token:<token>`, `vault:<vaultId>`), so a sealed PAN copied
+ * onto another row does not decrypt.
  */
 export class CardService {
-  /** The card a charge uses: `resolution.resolve` answers a payment's card from its `cardInfo`. */
-  readonly resolution: CardResolution;
+  private readonly deps: CardDeps;
   private readonly tokens: CardTokens;
   private readonly vault: CardVault;
 
-  constructor(private readonly database: Database, cipher: DataCipher, clock: Clock, keys: CardKeyService, verifier?: CardVerifier, queue?: JobQueue) {
-    const deps: CardDeps = { database, cipher, clock, keys, cvvs: new CvvStore(), verifier, queue };
-    this.tokens = new CardTokens(deps);
-    this.resolution = new CardResolution(deps);
-    this.vault = new CardVault(deps, this.tokens, this.resolution);
+  constructor(database: Database, cipher: DataCipher, clock: Clock, keys: CardKeyService, verifier?: CardVerifier, queue?: JobQueue) {
+    this.deps = { database, cipher, clock, keys, cvvs: new CvvStore(), verifier, queue };
+    this.tokens = new CardTokens(this.deps);
+    this.vault = new CardVault(this.deps, this.tokens, this);
+  }
+
+  /**
+   * The card of a payment's `cardInfo`: an encryptedCard decrypted and checked (RSA is CPU work:
+   * no transaction is open for it), a vault card read, or a numberToken used up in `executor`,
+   * the payment's transaction, so that a payment refused on the way leaves it usable. The
+   * `brand` and `securityCode` sent beside it must agree with the card. Tags are `cardInfo.*`.
+   */
+  async paymentCard(executor: Executor, merchantId: string, cardInfo: PaymentCardInfo): Promise<ChargeableCard> {
+    let card: ChargeableCard;
+    if (cardInfo.encryptedCard !== undefined) card = { ...(await this.cardFromEncrypted(cardInfo.encryptedCard)), source: 'encrypted' };
+    else if (cardInfo.vaultId !== undefined) card = chargeableVault(await this.loadVaultCard(executor, merchantId, cardInfo.vaultId));
+    else if (cardInfo.numberToken !== undefined) card = { ...(await this.consumeToken(executor, merchantId, cardInfo.numberToken)), source: 'token' };
+    else throw invalid('cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
+    return agreeingCard(card, cardInfo);
+  }
+
+  /** A payment's `cardInfo.encryptedCard`, decrypted and checked (its brand and securityCode are checked after, for every source alike). */
+  private async cardFromEncrypted(encryptedCard: string): Promise<Card> {
+    const { keys, clock, cipher } = this.deps;
+    return checkedCard(await keys.decryptCard(encryptedCard, 'cardInfo.encryptedCard'), clock.now(), 'cardInfo', cipher);
+  }
+
+  /**
+   * Uses a numberToken up and answers its card (with the CVV when this instance still holds
+   * it). Run it inside the payment's transaction: a rollback leaves the token usable (its CVV,
+   * taken out of memory, is not put back; a retry goes without CVV). Another merchant's or an
+   * unknown token is 404 and stays untouched; this merchant's expired or used one is 400.
+   */
+  async consumeToken(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<Card> {
+    const wallNow = this.deps.clock.wallNow();
+    return this.tokenCardOf(executor, merchantId, numberToken, await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString()), wallNow, tag);
+  }
+
+  /**
+   * A numberToken's card without using the token up (zero auth, a vault's check before the
+   * token is consumed), with its CVV when this instance still holds it. 404 for another
+   * merchant's or an unknown token; 400 for a used or expired one.
+   */
+  async peekToken(merchantId: string, numberToken: string, tag: string): Promise<Card> {
+    const { database, clock, cvvs } = this.deps;
+    const wallNow = clock.wallNow();
+    const row = await tokens.findUsable(database.db, merchantId, numberToken, wallNow.toISOString());
+    if (!row) return this.tokenCardOf(database.db, merchantId, numberToken, undefined, wallNow, tag);
+    return this.openToken(row, numberToken, cvvs.peek(numberToken, wallNow));
+  }
+
+  /** The card of a consumed token, or the refusal of one that could not be consumed. */
+  private async tokenCardOf(executor: Executor, merchantId: string, numberToken: string, row: CardTokenRow | undefined, wallNow: Date, tag: string): Promise<Card> {
+    if (!row) {
+      const known = await tokens.find(executor, merchantId, numberToken);
+      if (!known) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
+      if (known.consumed_at !== null) throw invalid(tag, `${tag} was already used: a numberToken pays once. Tokenize the card again.`);
+      throw invalid(tag, `${tag} has expired: a numberToken lives ${NUMBER_TOKEN_TTL_MS / 60000} minutes. Tokenize the card again.`);
+    }
+    return this.openToken(row, numberToken, this.deps.cvvs.take(numberToken, wallNow));
+  }
+
+  /** A token row's card, opened, with the CVV this instance holds for it. */
+  private openToken(row: CardTokenRow, numberToken: string, cvv: string | undefined): Card {
+    return {
+      pan: this.deps.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken)),
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      ...(cvv !== undefined ? { cvv } : {}),
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+    };
+  }
+
+  /**
+   * For payments and subscriptions: the merchant's stored card with its PAN, or 404 when it is
+   * another merchant's, unknown or deleted. Expiry is not checked here: each caller decides
+   * (a subscription billing records PaymentInvalid, a payment answers 400).
+   */
+  async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
+    return this.vaultCardOf(await vault.findLive(executor, merchantId, vaultId), tag);
+  }
+
+  /** `loadVaultCard` for a batch, in one read: the cards found, by vaultId (another merchant's, unknown or deleted ones are absent). */
+  async loadVaultCards(executor: Executor, refs: readonly VaultRef[]): Promise<Map<string, VaultCard>> {
+    return new Map((await vault.findLiveOwned(executor, refs)).map((row) => [row.vault_id, this.vaultCardOf(row, 'cardInfo.vaultId')]));
+  }
+
+  private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {
+    if (!row) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
+    return {
+      pan: this.deps.cipher.decrypt(row.pan_sealed, sealVaultAd(row.vault_id)),
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+      vaultId: row.vault_id,
+      cardholderName: row.cardholder_name,
+      sandboxReturnCode: row.sandbox_return_code,
+      networkReference: row.network_reference,
+    };
+  }
+
+  /**
+   * Seals a payment's card while its 3-D Secure challenge is open (the authorization is sent
+   * once the buyer passes it, maybe from another instance): under DATA_KEY, bound to the payment
+   * by the associated data, without the CVV (never written anywhere). The payment drops it
+   * when the challenge ends.
+   */
+  sealForChallenge(paymentId: string, card: Card): string {
+    const { cvv: _never, ...kept } = card;
+    return this.deps.cipher.encrypt(JSON.stringify(kept), sealChallengeAd(paymentId));
+  }
+
+  openForChallenge(paymentId: string, sealed: string): Card {
+    return JSON.parse(this.deps.cipher.decrypt(sealed, sealChallengeAd(paymentId))) as Card;
+  }
+
+  /** loadVaultCard outside any transaction. */
+  storedCard(merchantId: string, vaultId: string, tag: string): Promise<VaultCard> {
+    return this.loadVaultCard(this.deps.database.db, merchantId, vaultId, tag);
   }
 
   createToken(merchantId: string, input: TokenInput): Promise<NumberToken> {
@@ -48,37 +171,6 @@ export class CardService {
   /** The card of a token or vault request (./tokens.ts `readCard`). */
   readCard(input: TokenInput, keepCvv: boolean): Promise<Card> {
     return this.tokens.readCard(input, keepCvv);
-  }
-
-  /** Uses a numberToken up, in the caller's transaction (./resolution.ts). */
-  consumeToken(executor: Executor, merchantId: string, numberToken: string, tag?: string): Promise<Card> {
-    return this.resolution.consumeToken(executor, merchantId, numberToken, tag);
-  }
-
-  /** A numberToken's card without using the token up (./resolution.ts). */
-  peekToken(merchantId: string, numberToken: string, tag: string): Promise<Card> {
-    return this.resolution.peekToken(merchantId, numberToken, tag);
-  }
-
-  loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag?: string): Promise<VaultCard> {
-    return this.resolution.loadVaultCard(executor, merchantId, vaultId, tag);
-  }
-
-  loadVaultCards(executor: Executor, refs: readonly VaultRef[]): Promise<Map<string, VaultCard>> {
-    return this.resolution.loadVaultCards(executor, refs);
-  }
-
-  /** loadVaultCard outside any transaction. */
-  storedCard(merchantId: string, vaultId: string, tag: string): Promise<VaultCard> {
-    return this.resolution.loadVaultCard(this.database.db, merchantId, vaultId, tag);
-  }
-
-  sealForChallenge(paymentId: string, card: Card): string {
-    return this.resolution.sealForChallenge(paymentId, card);
-  }
-
-  openForChallenge(paymentId: string, sealed: string): Card {
-    return this.resolution.openForChallenge(paymentId, sealed);
   }
 
   createVault(merchantId: string, input: VaultInput, cardholderName: string, options: { verify?: boolean } = {}): Promise<VaultView> {

@@ -32,7 +32,7 @@ export interface NumberToken {
 
 /**
  * Card tokens (contract section 5): a card sent once, stored sealed under DATA_KEY for
- * 10 minutes, paid with once (its use: ./resolution.ts). Its CVV stays in this process's memory.
+ * 10 minutes, paid with once (its use: CardService in ./service.ts). Its CVV stays in this process's memory.
  */
 export class CardTokens {
   constructor(private readonly deps: CardDeps) {}

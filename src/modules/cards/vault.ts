@@ -6,7 +6,8 @@ import { sealVaultAd, type Card } from './card-data.js';
 import { replaceStoredCard, type CardHistoryEntry, type CardUpdate, type CardUpdateSource } from './card-updates.js';
 import type { CardDeps } from './deps.js';
 import { cardUpdatesRepository, vaultCardsRepository as vault, type VaultCardRow } from './repository.js';
-import { liveOwned, type CardResolution, type VaultRef } from './resolution.js';
+import type { VaultRef } from './card-data.js';
+import type { CardService } from './service.js';
 import { hasPlainFields, storedColumns, type CardTokens, type TokenInput } from './tokens.js';
 
 export const CARDHOLDER_NAME_MAX = 30;
@@ -42,13 +43,14 @@ function toView(row: VaultCardRow): VaultView {
 
 /**
  * The card vault (contract section 5): stored cards, their zero auth checks, their
- * replacements in place. A stored card is opened for a charge by ./resolution.ts.
+ * replacements in place. A stored card is opened for a charge by CardService (./service.ts).
  */
 export class CardVault {
   constructor(
     private readonly deps: CardDeps,
     private readonly tokens: CardTokens,
-    private readonly resolution: CardResolution,
+    /** The charge side: a token's card read or used up, a stored card opened. */
+    private readonly resolution: Pick<CardService, 'peekToken' | 'consumeToken' | 'loadVaultCard'>,
   ) {}
 
   /**
@@ -134,7 +136,7 @@ export class CardVault {
 
   /** getVault for many stored cards in one read (a billing run): the live ones found, by vault id, each only for its own merchant. */
   async getVaults(refs: readonly VaultRef[]): Promise<Map<string, VaultView>> {
-    return new Map((await liveOwned(this.deps.database.db, refs)).map((row) => [row.vault_id, toView(row)]));
+    return new Map((await vault.findLiveOwned(this.deps.database.db, refs)).map((row) => [row.vault_id, toView(row)]));
   }
 
   async deleteVault(merchantId: string, vaultId: string): Promise<{ vaultId: string; deletedAt: string }> {

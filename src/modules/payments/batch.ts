@@ -1,7 +1,7 @@
 import type { ReplacementCard } from '../../acquirer/types.js';
 import { DomainError } from '../../domain/errors.js';
 import { agreeingCard } from '../cards/card-data.js';
-import { chargeableVault } from '../cards/resolution.js';
+import { chargeableVault } from '../cards/card-data.js';
 import { failureError, reportOutcome, unknownError, type Authorizations, type Sent } from './authorization.js';
 import type { PaymentDeps } from './deps.js';
 import { assessedRows, toPaymentResult } from './payment-row.js';

@@ -1,3 +1,4 @@
+import type { ChargeableCard } from '../cards/service.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
@@ -92,7 +93,7 @@ export class PaymentService {
     const recoverAt = billingId ? null : (await this.authorizations.recoverAt(payer.merchantId, now)).toISOString();
 
     const open = async (executor: Executor) => {
-      const card = await ctx.cards.resolution.resolve(executor, payer.merchantId, body.cardInfo);
+      const card: ChargeableCard = await ctx.cards.paymentCard(executor, payer.merchantId, body.cardInfo);
       const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now, plan }]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
@@ -141,7 +142,7 @@ export class PaymentService {
     const { row } = resolution;
     if (!mayResend) return { kind: 'settled', row: await this.authorizations.recordNotReceived(row, 'Not sent again: the subscription stopped before the acquirer received the charge. Nothing was charged.') };
     const card = row.vault_id
-      ? await this.ctx.cards.resolution.resolve(this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id }).catch((error) => {
+      ? await this.ctx.cards.paymentCard(this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id }).catch((error) => {
           if (isCallerError(error)) return null;
           throw error;
         })
