@@ -48,10 +48,11 @@ export interface SaleSplit {
 }
 
 /**
- * The shares of a card sale's splits in cents, in the order given: each on the gross amount
- * (bruto) or on what the merchant nets after MDR and fees under `pricing` (liquido).
+ * The shares of a card sale's splits in cents, in the order given: each is `splitShare` of its
+ * base, the gross amount (bruto) or what the merchant nets after MDR and fees under `pricing`
+ * (liquido), written out here so that the sale's rule reads in one place.
  */
 export function saleSplitShares(splits: readonly SaleSplit[], amountCents: bigint, installments: number, pricing: Pricing): bigint[] {
-  const bases = saleSplitBases(pricing, amountCents, installments);
-  return splits.map((s) => splitShare(splitBase(s.type, bases), s.percent));
+  const net = creditNetCents(pricing, amountCents, installments);
+  return splits.map((s) => percentOf(s.type === 'bruto' ? amountCents : net, s.percent, 2));
 }

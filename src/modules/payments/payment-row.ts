@@ -1,9 +1,9 @@
 import { declineCategoryOf } from '../../domain/decline-category.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
-import { maskPan, type CardBrand } from '../../domain/cards.js';
+import { maskPan } from '../../domain/cards.js';
 import type { Pricing } from '../../domain/fees.js';
 import { saleSplitShares } from '../../domain/split.js';
-import { eciTable, liabilityShift, statusOfEci } from '../../domain/three-ds.js';
+import { knownThreeDs } from '../../domain/three-ds.js';
 import type { Executor } from '../../db/connection.js';
 import type { ChargeableCard } from '../cards/service.js';
 import type { PaymentDeps } from './deps.js';
@@ -95,7 +95,7 @@ export async function assessedRows(ctx: PaymentDeps, executor: Executor, payment
         // Set with the insert: should we die before the send, the settle window runs from here.
         sentAt: ctx.clock.wallNow().toISOString(),
         recoverAt: p.recoverAt,
-        threeDs: p.plan ? threeDsAtInsert(p.plan, p.card.brand) : undefined,
+        threeDs: p.plan ? knownThreeDs(p.plan, p.card.brand) : undefined,
       }),
     );
   }
@@ -106,18 +106,6 @@ export async function assessedRows(ctx: PaymentDeps, executor: Executor, payment
 function storedSplits(splits: ParsedSplit[], payment: { amount: number; installments: number }, pricing: Pricing): StoredSplit[] {
   const shares = saleSplitShares(splits, BigInt(payment.amount), payment.installments, pricing);
   return splits.map((s, i) => ({ documentNumberBeneficiary: s.documentNumberBeneficiary, type: s.type, percent: Number(s.percent) / 100, amount: Number(shares[i]) }));
-}
-
-/** The payment's 3DS once the brand is known: an external authentication's status and liability come from its eci. */
-function threeDsAtInsert(plan: ThreeDsPlan, brand: CardBrand): ThreeDsState | undefined {
-  if (plan.kind === 'external') {
-    const eci = plan.state.eci!;
-    return { ...plan.state, status: statusOfEci(eci), liabilityShift: liabilityShift(brand, eci) };
-  }
-  // Data Only: frictionless, no authentication value, the brand's "not authenticated" eci.
-  if (plan.kind === 'dataOnly') return { ...plan.state, status: 'Silent', eci: eciTable(brand).dataOnly, version: '2.2.0', liabilityShift: false };
-  if (plan.kind === 'authenticate') return plan.state;
-  return undefined;
 }
 
 interface NewPayment {

@@ -1,34 +1,8 @@
 import type { CardBrand } from '../../domain/cards.js';
-import { liabilityShift, type AuthenticationType, type ThreeDsStatus } from '../../domain/three-ds.js';
+import { liabilityShift, type ThreeDsState, type ThreeDsStatus } from '../../domain/three-ds.js';
 import type { AuthenticationData, DeviceInfo } from '../../threeds/types.js';
 
-/**
- * A payment's 3-D Secure, as `payments.three_ds` keeps it (JSON): what the integrator asked,
- * and what the authentication established. The CAVV and the sealed card are for the acquirer
- * and never leave in an answer.
- */
-export interface ThreeDsState {
-  authenticationType: AuthenticationType;
-  code3DS?: string;
-  returnUrl?: string;
-  dataOnly?: boolean;
-  /** The authentication came with the request (done elsewhere). */
-  external?: boolean;
-  status?: ThreeDsStatus;
-  eci?: string | null;
-  version?: string | null;
-  liabilityShift?: boolean;
-  transactionId?: string;
-  dsTransactionId?: string;
-  cavv?: string;
-  xid?: string;
-  /** Why the authentication failed. */
-  reason?: string;
-  /** While the challenge is open. */
-  acsUrl?: string;
-  creq?: string;
-  sealedCard?: string;
-}
+export type { ThreeDsState };
 
 /** What the gateway does about 3DS for a payment, decided from the request before anything is written (./request-rules.ts). */
 export type ThreeDsPlan =
