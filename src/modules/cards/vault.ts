@@ -6,8 +6,7 @@ import { sealVaultAd, type Card } from './card-data.js';
 import { replaceStoredCard, type CardHistoryEntry, type CardUpdate, type CardUpdateSource } from './card-updates.js';
 import type { CardDeps } from './deps.js';
 import { cardUpdatesRepository, vaultCardsRepository as vault, type VaultCardRow } from './repository.js';
-import type { VaultRef } from './card-data.js';
-import type { CardService } from './service.js';
+import type { VaultCard, VaultRef } from './card-data.js';
 import { hasPlainFields, storedColumns, type CardTokens, type TokenInput } from './tokens.js';
 
 export const CARDHOLDER_NAME_MAX = 30;
@@ -24,6 +23,13 @@ export interface VaultView {
   expirationMonth: string;
   expirationYear: string;
   cardholderName: string;
+}
+
+/** What the vault uses of the charge side (CardService, ./service.ts): a token's card read or used up, a stored card opened. */
+export interface StoredCardReader {
+  peekToken(merchantId: string, numberToken: string, tag: string): Promise<Card>;
+  consumeToken(executor: Executor, merchantId: string, numberToken: string, tag?: string): Promise<Card>;
+  loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag?: string): Promise<VaultCard>;
 }
 
 function maskStored(row: { bin: string; last4: string; pan_length: number }): string {
@@ -49,8 +55,7 @@ export class CardVault {
   constructor(
     private readonly deps: CardDeps,
     private readonly tokens: CardTokens,
-    /** The charge side: a token's card read or used up, a stored card opened. */
-    private readonly resolution: Pick<CardService, 'peekToken' | 'consumeToken' | 'loadVaultCard'>,
+    private readonly resolution: StoredCardReader,
   ) {}
 
   /**
