@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../../db/connection.js';
+import { DomainError, isCallerError } from '../../domain/errors.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/service.js';
 import type { VaultView } from '../cards/service.js';
@@ -94,8 +95,8 @@ export class CardUpdateLinks {
     try {
       stored = await this.ctx.cards.createVault(sub.merchant_id, { cardNumber: form.cardNumber, expirationMonth: form.expirationMonth, expirationYear: form.expirationYear, securityCode: form.securityCode }, form.cardholderName, { verify: true });
     } catch (error) {
-      if (error instanceof ApiError && error.statusCode < 500) return { ok: false, reason: error.errors.map((e) => e.description).join(' ') };
-      if (error instanceof ApiError) return { ok: false, reason: 'The card could not be checked right now; your card was not changed. Try again in a moment.' };
+      if (isCallerError(error)) return { ok: false, reason: error.errors.map((e) => e.description).join(' ') };
+      if (error instanceof DomainError) return { ok: false, reason: 'The card could not be checked right now; your card was not changed. Try again in a moment.' };
       throw error;
     }
     const at = this.ctx.clock.now().toISOString();

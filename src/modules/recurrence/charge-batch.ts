@@ -1,5 +1,5 @@
 import { timeOrderedUuid } from '../../ids.js';
-import { ApiError } from '../../http/errors.js';
+import { DomainError } from '../../domain/errors.js';
 import { RetryLater, type JobResult } from '../../jobs/registry.js';
 import { billingsRepository, type ChargeState } from './billings-repository.js';
 import { runAttempt, runFreshAttempts, type AttemptResult, type ChargeDeps } from './charge-attempt.js';
@@ -185,7 +185,7 @@ async function voidHeld(ctx: ChargeDeps, merchantId: string, paymentId: string):
   try {
     await ctx.payments.cancel(merchantId, paymentId);
   } catch (error) {
-    if (!(error instanceof ApiError && error.statusCode === 409)) throw error;
+    if (!(error instanceof DomainError && error.kind === 'conflict')) throw error;
   }
   const row = (await ctx.payments.find(paymentId))!;
   const voided = row.status === 'Canceled';

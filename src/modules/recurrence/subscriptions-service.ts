@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../../clock.js';
 import { readDatabase, type Database } from '../../db/connection.js';
+import { DomainError } from '../../domain/errors.js';
 import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { paging, type ListEnvelope, type ListQuery } from '../../http/listing.js';
 import type { Principal } from '../auth/service.js';
@@ -193,7 +194,7 @@ export class SubscriptionService {
       await this.cards.getVault(principal.merchantId, vaultId);
     } catch (error) {
       // Another merchant's, unknown or deleted: 404, no existence leak (contract section 2).
-      if (error instanceof ApiError && error.statusCode === 404) throw new ApiError(404, 'not_found', 'vaultId not found.');
+      if (error instanceof DomainError && error.kind === 'not_found') throw new ApiError(404, 'not_found', 'vaultId not found.');
       throw error;
     }
   }

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError, type ErrorItem } from '../../../../http/errors.js';
+import { DomainError } from '../../../../domain/errors.js';
+import { httpOf, type ErrorItem } from '../../../../http/errors.js';
 import { html, type SafeHtml } from '../../../../http/html.js';
 import { MAX_SUBMISSION_BYTES } from '../../../disputes/evidence.js';
 import { DisputeIdParams, EvidenceBody, type DisputeResult } from '../../../disputes/schemas.js';
@@ -43,7 +44,7 @@ async function showDispute(request: FastifyRequest, reply: FastifyReply, ctx: Ap
 
 /** A refusal of this dispute's form is shown on its page; anything else (404, 500) is the error page. */
 function refusalOf(error: unknown): { status: number; errors: ErrorItem[] } {
-  if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return { status: error.statusCode, errors: error.errors };
+  if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'conflict')) return { status: httpOf(error).status, errors: error.errors };
   throw error;
 }
 

@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError, type ErrorItem } from '../../../../http/errors.js';
+import { DomainError } from '../../../../domain/errors.js';
+import { httpOf, type ErrorItem } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
 import { DisputeIdParams, RegisterDisputeBody, ResolveDisputeBody } from '../../../disputes/schemas.js';
 import { brl, date, dateTime } from '../../format.js';
@@ -36,7 +37,7 @@ async function showDisputes(request: FastifyRequest, reply: FastifyReply, ctx: A
 }
 
 function refusalOf(error: unknown): { status: number; errors: ErrorItem[] } {
-  if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 404 || error.statusCode === 409)) return { status: error.statusCode, errors: error.errors };
+  if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'not_found' || error.kind === 'conflict')) return { status: httpOf(error).status, errors: error.errors };
   throw error;
 }
 

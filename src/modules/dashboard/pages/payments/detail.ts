@@ -1,7 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../../../context.js';
-import { ApiError, type ErrorItem } from '../../../../http/errors.js';
+import { DomainError } from '../../../../domain/errors.js';
+import { ApiError, httpOf, type ErrorItem } from '../../../../http/errors.js';
 import { html } from '../../../../http/html.js';
 import type { PaymentDetail } from '../../../payments/read-models.js';
 import { RefundBody, type RefundResult } from '../../../payments/schemas.js';
@@ -75,7 +76,7 @@ export function paymentDetailPage(scope: FastifyInstance, ctx: AppContext, deps:
       refund = await ctx.payments.refunds.create(p.merchantId, id, body);
     } catch (error) {
       // 404 (not theirs) stays the error page; a refusal of this payment's refund is shown on it.
-      if (error instanceof ApiError && (error.statusCode === 400 || error.statusCode === 409)) return showPayment(request, reply, ctx, deps, { status: error.statusCode, errors: error.errors });
+      if (error instanceof DomainError && (error.kind === 'invalid' || error.kind === 'conflict')) return showPayment(request, reply, ctx, deps, { status: httpOf(error).status, errors: error.errors });
       throw error;
     }
     return seeOther(reply, `/dashboard/payments/${id}?done=refund${refund.status}`);
