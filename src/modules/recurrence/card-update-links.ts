@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Executor } from '../../db/connection.js';
 import { DomainError, isCallerError } from '../../domain/errors.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, notFound } from '../../http/errors.js';
 import type { Principal } from '../auth/service.js';
 import type { VaultView } from '../cards/service.js';
 import type { BillingEngine } from './engine.js';
