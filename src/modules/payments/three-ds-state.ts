@@ -2,6 +2,7 @@ import type { CardBrand } from '../../domain/cards.js';
 import { liabilityShift, type ThreeDsState, type ThreeDsStatus } from '../../domain/three-ds.js';
 import type { AuthenticationData, DeviceInfo } from '../../threeds/types.js';
 
+/** The JSON `payments.three_ds` keeps; its shape and the rules that settle it are in src/domain/three-ds.ts. */
 export type { ThreeDsState };
 
 /** What the gateway does about 3DS for a payment, decided from the request before anything is written (./request-rules.ts). */
