@@ -9,7 +9,7 @@ import type { CardKeyService } from './keys.js';
 /** A card check without a charge: the acquirer's zero auth, as the root hands it to this module. */
 export type CardVerifier = (request: ZeroAuthRequest) => Promise<ZeroAuthResult>;
 
-/** What the parts of the cards module (tokens, vault, resolution) share; CardService builds it. */
+/** What the parts of the cards module share (CardService's charge side, ./tokens.ts, ./vault.ts); CardService builds it. */
 export interface CardDeps {
   database: Database;
   cipher: DataCipher;
