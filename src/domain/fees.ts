@@ -31,7 +31,8 @@ export function creditMdr(pricing: Pricing, installments: number): bigint {
 
 /** What the merchant nets from a card sale in cents: amount - MDR - transaction and anti-fraud fees. */
 export function creditNetCents(pricing: Pricing, amountCents: bigint, installments: number): bigint {
-  const mdr = mulDivHalfUp(amountCents, creditMdr(pricing, installments), PERCENT_SCALE);
+  const rate = creditMdr(pricing, installments);
+  const mdr = mulDivHalfUp(amountCents, rate, PERCENT_SCALE);
   const net = amountCents - mdr - pricing.transactionFee - pricing.antifraudFee;
   return net > 0n ? net : 0n;
 }

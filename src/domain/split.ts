@@ -40,3 +40,19 @@ export function splitBase(type: SplitType, bases: SplitBases): bigint {
 export function saleSplitBases(pricing: Pricing, amountCents: bigint, installments: number): SplitBases {
   return { gross: amountCents, net: creditNetCents(pricing, amountCents, installments) };
 }
+
+/** A split of a sale as the request gives it: its base's type and its percent (2 decimals, 33.33 % = 3333n). */
+export interface SaleSplit {
+  type: SplitType;
+  percent: bigint;
+}
+
+/**
+ * The shares of a card sale's splits in cents, in the order given: each is `splitShare` of its
+ * base, the gross amount (bruto) or what the merchant nets after MDR and fees under `pricing`
+ * (liquido), written out here so that the sale's rule reads in one place.
+ */
+export function saleSplitShares(splits: readonly SaleSplit[], amountCents: bigint, installments: number, pricing: Pricing): bigint[] {
+  const net = creditNetCents(pricing, amountCents, installments);
+  return splits.map((s) => percentOf(s.type === 'bruto' ? amountCents : net, s.percent, 2));
+}

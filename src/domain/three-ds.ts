@@ -11,6 +11,53 @@ export type ThreeDsStatus = 'Silent' | 'Attempt' | 'Challenge' | 'Fail';
 /** EMVCo's threeDSRequestorChallengeInd as the API names it: 01 no preference, 02 no challenge, 03 challenge wanted, 04 challenge mandated. */
 export type AuthenticationType = '01' | '02' | '03' | '04';
 
+/**
+ * A payment's 3-D Secure, as `payments.three_ds` keeps it (JSON): what the integrator asked,
+ * and what the authentication established. The CAVV and the sealed card are for the acquirer
+ * and never leave in an answer.
+ */
+export interface ThreeDsState {
+  authenticationType: AuthenticationType;
+  code3DS?: string;
+  returnUrl?: string;
+  dataOnly?: boolean;
+  /** The authentication came with the request (done elsewhere). */
+  external?: boolean;
+  status?: ThreeDsStatus;
+  eci?: string | null;
+  version?: string | null;
+  liabilityShift?: boolean;
+  transactionId?: string;
+  dsTransactionId?: string;
+  cavv?: string;
+  xid?: string;
+  /** Why the authentication failed. */
+  reason?: string;
+  /** While the challenge is open. */
+  acsUrl?: string;
+  creq?: string;
+  sealedCard?: string;
+}
+
+/** What a sale's 3DS asks, as far as its settling needs to know (the payments module's plan carries more). */
+export type ThreeDsAsked = { kind: 'none' } | { kind: 'external' | 'dataOnly' | 'authenticate'; state: ThreeDsState };
+
+/**
+ * A sale's 3DS once its card's brand is known, before anything is sent: an external
+ * authentication's status and liability come from its eci; Data Only is frictionless, with no
+ * authentication value and the brand's "not authenticated" eci; a gateway-run authentication is
+ * settled by its own call.
+ */
+export function knownThreeDs(asked: ThreeDsAsked, brand: CardBrand): ThreeDsState | undefined {
+  if (asked.kind === 'external') {
+    const eci = asked.state.eci!;
+    return { ...asked.state, status: statusOfEci(eci), liabilityShift: liabilityShift(brand, eci) };
+  }
+  if (asked.kind === 'dataOnly') return { ...asked.state, status: 'Silent', eci: eciTable(brand).dataOnly, version: '2.2.0', liabilityShift: false };
+  if (asked.kind === 'authenticate') return asked.state;
+  return undefined;
+}
+
 /** Mastercard writes its ECI 02 (authenticated) / 01 (attempted) / 00; the others (Visa, Amex, Elo, Hipercard) 05 / 06 / 07. */
 const MASTERCARD_ECI = { authenticated: '02', attempted: '01', none: '00', dataOnly: '04' } as const;
 const VISA_ECI = { authenticated: '05', attempted: '06', none: '07', dataOnly: '07' } as const;

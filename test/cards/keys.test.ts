@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { runCli } from '../../src/cli.js';
 import { SystemClock } from '../../src/clock.js';
 import type { Database } from '../../src/db/connection.js';
-import { ApiError } from '../../src/http/errors.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { CardKeyService } from '../../src/modules/cards/keys.js';
 import { DataCipher, generateDataKey } from '../../src/security/data-cipher.js';
 import { freshDatabase, secondConnection, testDialect } from '../support/database.js';
@@ -74,14 +74,14 @@ describe(`card keys and encryptedCard (${testDialect})`, () => {
       expect(res.body, name).not.toContain(VISA);
       // The payments module calls the same decryption with the cardInfo tag.
       const error = await t.ctx.cardKeys.decryptCard(encryptedCard).catch((e: unknown) => e);
-      expect(error, name).toBeInstanceOf(ApiError);
-      expect((error as ApiError).statusCode).toBe(400);
-      expect((error as ApiError).errors[0].tag).toBe('cardInfo.encryptedCard');
+      expect(error, name).toBeInstanceOf(DomainError);
+      expect((error as DomainError).kind).toBe('invalid');
+      expect((error as DomainError).errors[0].tag).toBe('cardInfo.encryptedCard');
     }
     // Too long: the schema refuses it over HTTP, the service on its own as well.
     expect((await tokenize({ encryptedCard: 'A'.repeat(2049) })).json()[0].tag).toBe('encryptedCard');
-    const long = await t.ctx.cardKeys.decryptCard('A'.repeat(2049)).catch((e: ApiError) => e);
-    expect(long).toMatchObject({ statusCode: 400, errors: [{ tag: 'cardInfo.encryptedCard' }] });
+    const long = await t.ctx.cardKeys.decryptCard('A'.repeat(2049)).catch((e: DomainError) => e);
+    expect(long).toMatchObject({ kind: 'invalid', errors: [{ tag: 'cardInfo.encryptedCard' }] });
     expect((await tokenize({ encryptedCard: '' })).json()[0].tag).toBe('encryptedCard');
   });
 
@@ -93,10 +93,11 @@ describe(`card keys and encryptedCard (${testDialect})`, () => {
     expect(res.body).not.toContain('4111111111111112');
     // Payments: brand and securityCode beside the encrypted card are checked against it.
     const visa = await encryptCard(t, { number: VISA, expirationMonth: '12', expirationYear: '35' });
-    const mismatch = await t.ctx.cards.cardFromEncrypted(visa, { brand: 'amex', securityCode: '1234' }).catch((e: ApiError) => e);
-    expect((mismatch as ApiError).errors.map((e) => e.tag).sort()).toEqual(['cardInfo.brand', 'cardInfo.securityCode']);
-    const ok = await t.ctx.cards.cardFromEncrypted(visa, { brand: 'visa', securityCode: '321' });
-    expect(ok).toMatchObject({ pan: VISA, brand: 'visa', expYear: '2035', cvv: '321', bin: '411111', last4: '1111', panLength: 16 });
+    const resolve = (claims: { brand?: string; securityCode?: string }) => t.ctx.cards.paymentCard(t.ctx.database.db, 'any merchant', { encryptedCard: visa, ...claims });
+    expect(((await resolve({ brand: 'amex' }).catch((e: DomainError) => e)) as DomainError).errors.map((e) => e.tag)).toEqual(['cardInfo.brand']);
+    expect(((await resolve({ securityCode: '1234' }).catch((e: DomainError) => e)) as DomainError).errors.map((e) => e.tag)).toEqual(['cardInfo.securityCode']);
+    const ok = await resolve({ brand: 'visa', securityCode: '321' });
+    expect(ok).toMatchObject({ pan: VISA, brand: 'visa', expYear: '2035', cvv: '321', bin: '411111', last4: '1111', panLength: 16, source: 'encrypted' });
     expect(ok.fingerprint).toMatch(/^[0-9a-f]{64}$/);
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../src/http/errors.js';
+import { DomainError } from '../../src/domain/errors.js';
 import { validateCard } from '../../src/modules/cards/card-data.js';
 import { CvvStore } from '../../src/modules/cards/cvv-store.js';
 import { testDialect } from '../support/database.js';
@@ -25,7 +25,7 @@ describe(`card tokens (${testDialect})`, () => {
   const card = (cardNumber: string, extra: object = {}) => ({ cardNumber, expirationMonth: '12', expirationYear: '2035', ...extra });
   const consume = (merchantId: string, numberToken: string) =>
     t.ctx.database.db.transaction().execute((trx) => t.ctx.cards.consumeToken(trx, merchantId, numberToken));
-  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as ApiError);
+  const failure = (promise: Promise<unknown>) => promise.then(() => undefined, (e: unknown) => e as DomainError);
 
   it('issues an opaque numberToken valid for 10 minutes of wall time', async () => {
     const before = Date.now();
@@ -68,16 +68,16 @@ describe(`card tokens (${testDialect})`, () => {
     expect(card2.cvv).toBeUndefined();
     expect(card2.fingerprint).toMatch(/^[0-9a-f]{64}$/);
     const again = await failure(consume(m.merchantId, numberToken));
-    expect(again).toMatchObject({ statusCode: 400, errors: [{ tag: 'cardInfo.numberToken', description: expect.stringContaining('already used') }] });
+    expect(again).toMatchObject({ kind: 'invalid', errors: [{ tag: 'cardInfo.numberToken', description: expect.stringContaining('already used') }] });
   });
 
   it('answers another merchant with 404 and leaves the token unused', async () => {
     const { numberToken } = (await tokenize(card(VISA))).json();
     const other = await t.merchant();
     const foreign = await failure(consume(other.merchantId, numberToken));
-    expect(foreign).toMatchObject({ statusCode: 404, errors: [{ tag: 'not_found' }] });
+    expect(foreign).toMatchObject({ kind: 'not_found', errors: [{ tag: 'not_found' }] });
     const unknown = await failure(consume(m.merchantId, 'tok_unknownunknownunknownunknownunkn'));
-    expect(unknown).toMatchObject({ statusCode: 404 });
+    expect(unknown).toMatchObject({ kind: 'not_found' });
     const row = await t.ctx.database.db.selectFrom('card_tokens').select('consumed_at').where('number_token', '=', numberToken).executeTakeFirstOrThrow();
     expect(row.consumed_at).toBeNull();
     await expect(consume(m.merchantId, numberToken)).resolves.toMatchObject({ pan: VISA });
@@ -89,7 +89,7 @@ describe(`card tokens (${testDialect})`, () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(start + 10 * MINUTE_MS + 1000);
     const expired = await failure(t.ctx.database.db.transaction().execute((trx) => t.ctx.cards.consumeToken(trx, m.merchantId, numberToken, 'numberToken')));
-    expect(expired).toMatchObject({ statusCode: 400, errors: [{ tag: 'numberToken', description: expect.stringContaining('expired') }] });
+    expect(expired).toMatchObject({ kind: 'invalid', errors: [{ tag: 'numberToken', description: expect.stringContaining('expired') }] });
   });
 
   it('rejects each invalid field with its tag, never repeating the number or CVV', async () => {
@@ -188,10 +188,10 @@ describe('validateCard', () => {
       try {
         validateCard({ number: '4111111111111112', expirationMonth: '02', expirationYear: '2026', securityCode: '98765' }, now, 'cardInfo');
       } catch (e) {
-        return e as ApiError;
+        return e as DomainError;
       }
     })();
-    expect(error?.statusCode).toBe(400);
+    expect(error?.kind).toBe('invalid');
     expect(error?.errors.map((e) => e.tag)).toEqual(['cardInfo.cardNumber', 'cardInfo.expirationMonth', 'cardInfo.securityCode']);
     expect(JSON.stringify(error?.errors)).not.toMatch(/4111111111111112|98765/);
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiError } from '../../src/http/errors.js';
+import type { DomainError } from '../../src/domain/errors.js';
 import { testDialect } from '../support/database.js';
 import { testApp, type TestApp, type TestMerchant } from '../support/harness.js';
 import { allValues, AMEX, ELO, encryptCard, MASTERCARD, Recorder, tagsOf, VISA } from './support.js';
@@ -96,7 +96,7 @@ describe(`card vault (${testDialect})`, () => {
     const other = await t.merchant();
     expect((await get(vaultId, other.headers)).statusCode).toBe(404);
     expect((await remove(vaultId, other.headers)).statusCode).toBe(404);
-    expect((await load(other.merchantId, vaultId).catch((e: ApiError) => e)) as ApiError).toMatchObject({ statusCode: 404, errors: [{ tag: 'not_found' }] });
+    expect((await load(other.merchantId, vaultId).catch((e: DomainError) => e)) as DomainError).toMatchObject({ kind: 'not_found', errors: [{ tag: 'not_found' }] });
     expect((await get(vaultId)).statusCode).toBe(200); // untouched by the foreign delete
 
     const deleted = await remove(vaultId);
@@ -104,7 +104,7 @@ describe(`card vault (${testDialect})`, () => {
     expect(deleted.json()).toEqual({ vaultId, deletedAt: expect.stringMatching(/Z$/) });
     expect((await get(vaultId)).statusCode).toBe(404);
     expect((await remove(vaultId)).statusCode).toBe(404);
-    expect(await load(m.merchantId, vaultId).catch((e: ApiError) => e.statusCode)).toBe(404);
+    expect(await load(m.merchantId, vaultId).catch((e: DomainError) => e.kind)).toBe('not_found');
     const row = await t.ctx.database.db.selectFrom('vault_cards').selectAll().where('vault_id', '=', vaultId).executeTakeFirstOrThrow();
     expect(row.deleted_at).not.toBeNull();
     expect(row.pan_sealed).toBe(''); // the card cannot come back

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICING, installmentAmounts } from '../../src/domain/fees.js';
-import { saleSplitBases, splitBase, splitShare } from '../../src/domain/split.js';
+import { saleSplitBases, saleSplitShares, splitBase, splitShare } from '../../src/domain/split.js';
 
 describe('split shares', () => {
   it('base x percent (2 decimals) / 100, half-up, in the base unit: cents', () => {
@@ -30,6 +30,12 @@ describe('split shares', () => {
     // R$ 1.00 at 2.99 % = 0.0299 -> 0.03; 1.00 - 0.03 - 0.25 = 0.72
     expect(saleSplitBases(DEFAULT_PRICING, 100n, 1)).toEqual({ gross: 100n, net: 72n });
     expect(saleSplitBases(DEFAULT_PRICING, 20n, 1)).toEqual({ gross: 20n, net: 0n });
+  });
+
+  it("a sale's shares in cents, in the order given: bruto on the amount, liquido on its net", () => {
+    // R$ 100.00 in 3: 10 % of 100.00 = 10.00; 12.5 % of 96.26 = 12.0325 -> 12.03
+    expect(saleSplitShares([{ type: 'bruto', percent: 1000n }, { type: 'liquido', percent: 1250n }], 10000n, 3, DEFAULT_PRICING)).toEqual([1000n, 1203n]);
+    expect(saleSplitShares([], 10000n, 3, DEFAULT_PRICING)).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { externalProblems, liabilityShift, statusOfEci } from '../../src/domain/three-ds.js';
-import { planThreeDs } from '../../src/modules/payments/three-ds-state.js';
+import { planThreeDs } from '../../src/modules/payments/request-rules.js';
 import { ApiError } from '../../src/http/errors.js';
 import { DEVICE } from '../support/three-ds.js';
 

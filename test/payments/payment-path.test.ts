@@ -309,7 +309,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     // Had the process lived after all, its answer loses to the recovery: no second event, receivable or report.
     crash.release(() => Promise.reject(new Error('unused')));
     const outcome = await dying;
-    expect(outcome).toMatchObject({ status: 201, body: { paymentId, status: 'Authorized', authorizationCode: sale.authorization_code } });
+    expect(outcome).toMatchObject({ kind: 'recorded', payment: { paymentId, status: 'Authorized', authorizationCode: sale.authorization_code } });
     expect(await events(paymentId)).toHaveLength(1);
     expect(await receivables(paymentId)).toEqual(['A']);
     expect(reports.count).toBe(1);
@@ -339,7 +339,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
 
     // The send that was on its way arrives after the recovery: refused, not approved.
     crash.release('send');
-    expect(await late).toMatchObject({ status: 502 });
+    expect(await late).toMatchObject({ error: { kind: 'upstream_failed' } });
     expect(await ledger(paymentId)).toMatchObject([{ outcome: 'failed' }]);
     expect(sandbox.authorizeCalls).toBe(calls);
     expect(await paymentRow(paymentId)).toMatchObject({ status: 'Denied', return_code: '96' });
@@ -459,7 +459,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     const calls = sandbox.authorizeCalls;
     const settled = await Promise.allSettled([create(merchant, paymentBody({ vaultId }), paymentId), create(merchant, paymentBody({ vaultId }), paymentId)]);
     expect(settled.map((s) => s.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(settled.find((s) => s.status === 'fulfilled')).toMatchObject({ value: { status: 201, body: { paymentId, status: 'Authorized' } } });
+    expect(settled.find((s) => s.status === 'fulfilled')).toMatchObject({ value: { kind: 'recorded', payment: { paymentId, status: 'Authorized' } } });
     expect(await paymentsOf(merchant.merchantId)).toEqual([{ payment_id: paymentId }]);
     expect(await ledger(paymentId)).toHaveLength(1);
     expect(sandbox.authorizeCalls).toBe(calls + 1);
@@ -483,7 +483,7 @@ describe(`one payment path, the sandbox acquirer called outside the transaction 
     );
     // The card would be declined were it authorized afresh: the first answer wins, answered by the authorization itself.
     const outcome = await create(merchant, paymentBody({ vaultId: await vault(t, merchant, '4000000000000002') }), paymentId);
-    expect(outcome).toMatchObject({ status: 201, body: { paymentId, status: 'Authorized', authorizationCode: 'FIRST1', nsu: '111111' } });
+    expect(outcome).toMatchObject({ kind: 'recorded', payment: { paymentId, status: 'Authorized', authorizationCode: 'FIRST1', nsu: '111111' } });
     expect(sandbox.authorizeCalls).toBe(calls);
     expect(lookups).toBe(0);
     expect(await ledger(paymentId)).toMatchObject([{ authorization_code: 'FIRST1', return_message: 'first' }]);

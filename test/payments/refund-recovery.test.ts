@@ -145,7 +145,7 @@ describe(`refund recovery (${testDialect})`, () => {
     const results = await Promise.allSettled([service.refunds.create(m.merchantId, paymentId, { amount: 6000 }), service.refunds.create(m.merchantId, paymentId, { amount: 6000 })]);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason.statusCode).toBe(409);
+    expect(refused.reason.kind).toBe('conflict');
     expect(await ledger(paymentId)).toEqual([{ amount: 6000, outcome: 'refunded' }]);
   });
 });

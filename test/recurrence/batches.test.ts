@@ -123,7 +123,7 @@ describe(`billing charges in batches (${testDialect})`, () => {
     const payer = { merchantId: w.m.merchantId, accountNumber: w.m.accountNumber };
     const body = { payment: { transactionType: 'credit' as const, amount: 1260, productType: 'avista' as const, installments: 1 }, sellerInfo: { codeAntiFraud: RECURRENCE_ANTIFRAUD_CODE }, cardInfo: { vaultId: w.vaultId, cardholderName: 'MARIA SILVA' } };
     counting = true;
-    expect((await w.t.ctx.payments.create(payer, body, { billingId: first.id, paymentId: '0d2c7a4e-5b6f-4a1c-9e8d-7f6a5b4c3d2e' })).status).toBe(201);
+    expect((await w.t.ctx.payments.create(payer, body, { billingId: first.id, paymentId: '0d2c7a4e-5b6f-4a1c-9e8d-7f6a5b4c3d2e' })).kind).toBe('recorded');
     counting = false;
     const payment = statements;
     await db().deleteFrom('payments').where('payment_id', '=', '0d2c7a4e-5b6f-4a1c-9e8d-7f6a5b4c3d2e').execute();

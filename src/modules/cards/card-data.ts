@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { cvvLength, detectBrand, luhnValid, validateExpiry, type CardBrand } from '../../domain/cards.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { cvvLength, detectBrand, isValidCvv, luhnValid, validateExpiry, type CardBrand } from '../../domain/cards.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 
 export const CARD_BRANDS: readonly CardBrand[] = ['visa', 'mastercard', 'amex', 'elo', 'hipercard'];
@@ -33,6 +33,51 @@ export interface ValidCard {
 /** A validated card with its fingerprint: what tokens, the vault and payments hand around. */
 export interface Card extends ValidCard {
   fingerprint: string;
+}
+
+/** Associated data of sealed PANs (also src/security/sealed-columns.ts, which re-seals them): a sealed PAN copied onto another row does not decrypt. */
+export const sealTokenAd = (numberToken: string) => `card-token:${numberToken}`;
+export const sealVaultAd = (vaultId: string) => `vault:${vaultId}`;
+export const sealChallengeAd = (paymentId: string) => `payment-challenge:${paymentId}`;
+
+/** A stored card named by its merchant and id. */
+export interface VaultRef {
+  merchantId: string;
+  vaultId: string;
+}
+
+/** A stored card ready to charge: the card plus what the vault keeps beside it. */
+export interface VaultCard extends Card {
+  vaultId: string;
+  cardholderName: string;
+  /** Sandbox only: the return code every charge of this card answers (POST /sandbox/vaults/{id}/outcome). */
+  sandboxReturnCode: string | null;
+  /** The network's reference of the card's first charge or check, sent on merchant-initiated charges. */
+  networkReference: string | null;
+}
+
+/** A card ready for one authorization. The PAN and CVV live only in memory, for this request. */
+export interface ChargeableCard extends Card {
+  source: 'token' | 'encrypted' | 'vault';
+  vaultId?: string;
+  /** Sandbox: the stored card's forced outcome. */
+  forcedReturnCode?: string | null;
+  /** A stored card's network reference of its first charge (null: this is its first). */
+  networkReference?: string | null;
+}
+
+/** A payment's `cardInfo` as this module reads it: one card source, and the brand and securityCode sent beside it. */
+export interface PaymentCardInfo {
+  numberToken?: string;
+  encryptedCard?: string;
+  vaultId?: string;
+  brand?: string;
+  securityCode?: string;
+}
+
+/** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
+export function chargeableVault(card: VaultCard): ChargeableCard {
+  return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode, networkReference: card.networkReference };
 }
 
 const DIGITS = /^\d+$/;
@@ -80,7 +125,7 @@ export function validateCard(input: CardInput, now: Date, tagPrefix: string): Va
     else if (brand === null && (cvv.length < 3 || cvv.length > 4)) problem('securityCode', 'must have 3 or 4 digits.');
   }
 
-  if (problems.length > 0 || brand === null || !expiry?.ok) throw new ApiError(400, problems);
+  if (problems.length > 0 || brand === null || !expiry?.ok) throw invalid(problems);
   return {
     pan,
     brand,
@@ -108,4 +153,25 @@ export function cardFingerprint(cipher: DataCipher, pan: string): string {
     fingerprintKeys.set(cipher, key);
   }
   return createHmac('sha256', key).update(pan).digest('hex');
+}
+
+/** A card as a caller sent it, checked (validateCard) and fingerprinted: what tokens, the vault and payments hand around. */
+export function checkedCard(input: CardInput, now: Date, tagPrefix: string, cipher: DataCipher): Card {
+  const card = validateCard(input, now, tagPrefix);
+  return { ...card, fingerprint: cardFingerprint(cipher, card.pan) };
+}
+
+/**
+ * A payment's own `brand` and `securityCode` must agree with the card they name (a stored or
+ * encrypted one); the securityCode sent is the one charged.
+ */
+export function agreeingCard<C extends Card>(card: C, claims: { brand?: string; securityCode?: string }): C {
+  if (claims.brand !== undefined && claims.brand !== card.brand) {
+    throw invalid('cardInfo.brand', `brand ${claims.brand} does not match the card number.`);
+  }
+  if (claims.securityCode === undefined) return card;
+  if (!isValidCvv(claims.securityCode, card.brand)) {
+    throw invalid('cardInfo.securityCode', `securityCode must have ${card.brand === 'amex' ? 4 : 3} digits for ${card.brand}.`);
+  }
+  return { ...card, cvv: claims.securityCode };
 }

@@ -2,7 +2,7 @@ import { constants, createPrivateKey, generateKeyPair, privateDecrypt, randomByt
 import { promisify } from 'node:util';
 import type { Clock } from '../../clock.js';
 import type { Database } from '../../db/connection.js';
-import { ApiError, type ErrorItem } from '../../http/errors.js';
+import { invalid, type ErrorItem } from '../../domain/errors.js';
 import type { DataCipher } from '../../security/data-cipher.js';
 import { cardKeysRepository as keys, type CardKeyRow } from './repository.js';
 
@@ -85,7 +85,7 @@ export class CardKeyService {
    * failure is a 400 under `tag` that says what is wrong without repeating the content.
    */
   async decryptCard(encryptedCard: string, tag = 'cardInfo.encryptedCard'): Promise<DecryptedCard> {
-    const bad = (description: string) => new ApiError(400, tag, description);
+    const bad = (description: string) => invalid(tag, description);
     if (typeof encryptedCard !== 'string' || encryptedCard.length === 0) throw bad(`${tag} must be a non-empty base64 string.`);
     if (encryptedCard.length > MAX_ENCRYPTED_CARD_LENGTH) throw bad(`${tag} must have at most ${MAX_ENCRYPTED_CARD_LENGTH} characters.`);
     if (!BASE64.test(encryptedCard)) throw bad(`${tag} must be base64.`);
@@ -199,10 +199,10 @@ function parseCard(plaintext: Buffer, tag: string): DecryptedCard {
   try {
     value = JSON.parse(plaintext.toString('utf8'));
   } catch {
-    throw new ApiError(400, tag, `${tag} does not hold card JSON {"number", "expirationMonth", "expirationYear", "securityCode"?}.`);
+    throw invalid(tag, `${tag} does not hold card JSON {"number", "expirationMonth", "expirationYear", "securityCode"?}.`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ApiError(400, tag, `${tag} must hold a JSON object {"number", "expirationMonth", "expirationYear", "securityCode"?}.`);
+    throw invalid(tag, `${tag} must hold a JSON object {"number", "expirationMonth", "expirationYear", "securityCode"?}.`);
   }
   const card = value as Record<string, unknown>;
   const problems: ErrorItem[] = [];
@@ -212,7 +212,7 @@ function parseCard(plaintext: Buffer, tag: string): DecryptedCard {
   if (card.securityCode !== undefined && typeof card.securityCode !== 'string') {
     problems.push({ tag, description: `${tag}: "securityCode" must be a string when present.` });
   }
-  if (problems.length > 0) throw new ApiError(400, problems);
+  if (problems.length > 0) throw invalid(problems);
   return {
     number: card.number as string,
     expirationMonth: card.expirationMonth as string,

@@ -116,6 +116,14 @@ export const vaultCardsRepository = {
     return db.selectFrom('vault_cards').selectAll().where('vault_id', '=', vaultId).where('merchant_id', '=', merchantId).where('deleted_at', 'is', null).executeTakeFirst();
   },
 
+  /** The live stored cards of these refs, in one read; a card is found only for its own merchant. */
+  async findLiveOwned(db: Executor, refs: readonly { merchantId: string; vaultId: string }[]): Promise<VaultCardRow[]> {
+    if (refs.length === 0) return [];
+    const rows = await vaultCardsRepository.findLiveMany(db, [...new Set(refs.map((r) => r.vaultId))]);
+    const owner = new Map(refs.map((r) => [r.vaultId, r.merchantId]));
+    return rows.filter((row) => owner.get(row.vault_id) === row.merchant_id);
+  },
+
   findLiveMany(db: Executor, vaultIds: string[]): Promise<VaultCardRow[]> {
     if (vaultIds.length === 0) return Promise.resolve([]);
     return db.selectFrom('vault_cards').selectAll().where('vault_id', 'in', vaultIds).where('deleted_at', 'is', null).execute();

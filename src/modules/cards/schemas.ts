@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { CARD_BRANDS } from './card-data.js';
 import { CARD_KEY_ALGORITHM, MAX_ENCRYPTED_CARD_LENGTH } from './keys.js';
-import { CARDHOLDER_NAME_MAX } from './service.js';
+import { CARDHOLDER_NAME_MAX } from './vault.js';
 
 /*
  * Sizes follow the seeds (cardInfo fields of the card payment). Digits, Luhn, brand, month range

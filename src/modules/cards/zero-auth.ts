@@ -1,8 +1,9 @@
 import { maskPan } from '../../domain/cards.js';
 import { declineCategoryOf, type DeclineCategory } from '../../domain/decline-category.js';
-import { ApiError } from '../../http/errors.js';
+import { invalid } from '../../domain/errors.js';
 import type { Card } from './card-data.js';
-import { CARDHOLDER_NAME_MAX, type CardService } from './service.js';
+import type { CardService } from './service.js';
+import { CARDHOLDER_NAME_MAX } from './vault.js';
 
 /** The card sources of a zero auth: exactly one, at the top level or inside `cardInfo`. */
 export interface ZeroAuthSource {
@@ -46,11 +47,11 @@ export async function zeroAuth(cards: CardService, merchantId: string, input: Ze
     source.cardNumber !== undefined || source.expirationMonth !== undefined || source.expirationYear !== undefined,
   ].filter(Boolean).length;
   if (given !== 1) {
-    throw new ApiError(400, 'cardInfo', `Send exactly one card source: numberToken, vaultId, encryptedCard, or cardNumber with expirationMonth and expirationYear (${given === 0 ? 'none was sent' : `${given} were sent`}).`);
+    throw invalid('cardInfo', `Send exactly one card source: numberToken, vaultId, encryptedCard, or cardNumber with expirationMonth and expirationYear (${given === 0 ? 'none was sent' : `${given} were sent`}).`);
   }
   const name = source.cardholderName?.trim();
   if (name !== undefined && (name.length < 1 || name.length > CARDHOLDER_NAME_MAX)) {
-    throw new ApiError(400, 'cardholderName', `cardholderName must have 1 to ${CARDHOLDER_NAME_MAX} characters.`);
+    throw invalid('cardholderName', `cardholderName must have 1 to ${CARDHOLDER_NAME_MAX} characters.`);
   }
   let card: Card;
   let holderName = name;

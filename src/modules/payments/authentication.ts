@@ -1,9 +1,9 @@
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, invalid, notFound, upstreamFailed } from '../../domain/errors.js';
 import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { ChallengeRefused, ThreeDsUnavailable, type AuthenticateResult } from '../../threeds/types.js';
 import { reportOutcome, type Authorizations } from './authorization.js';
-import type { ChargeableCard } from './card-source.js';
+import type { ChargeableCard } from '../cards/service.js';
 import type { PaymentDeps } from './deps.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
 import { authenticated, failedState, notAuthenticatedMessage, type ThreeDsPlan, type ThreeDsState } from './three-ds-state.js';
@@ -99,8 +99,8 @@ export class PaymentAuthentication {
     try {
       result = await server.challengeResult(cres);
     } catch (error) {
-      if (error instanceof ChallengeRefused) throw new ApiError(400, 'cres', `The challenge result is refused: ${error.message}. Nothing was changed.`);
-      if (error instanceof ThreeDsUnavailable) throw new ApiError(502, 'threeds_unavailable', 'The 3DS server could not be asked about the challenge; post it again.');
+      if (error instanceof ChallengeRefused) throw invalid('cres', `The challenge result is refused: ${error.message}. Nothing was changed.`);
+      if (error instanceof ThreeDsUnavailable) throw upstreamFailed('threeds_unavailable', 'The 3DS server could not be asked about the challenge; post it again.');
       throw error;
     }
     const transactionId = result.kind === 'authenticated' ? result.data.transactionId : result.transactionId;

@@ -1,10 +1,10 @@
 import type { ThreeDsState } from './three-ds-state.js';
 import { AcquirerUnavailable, type Acquirer, type AuthorizeAuthentication, type AuthorizeRequest, type AuthorizeResult, type Initiator, type ReplacementCard, type ReturnCode } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
-import { ApiError } from '../../http/errors.js';
+import { unavailable, upstreamFailed, type DomainError } from '../../domain/errors.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
-import type { ChargeableCard } from './card-source.js';
+import type { ChargeableCard } from '../cards/service.js';
 import { declineCategoryOf } from '../../domain/decline-category.js';
 import { paymentsRepository, type AnswerFields, type PaymentRow } from './repository.js';
 import type { PaymentDeps } from './deps.js';
@@ -297,26 +297,25 @@ export function reportOutcome(ctx: Pick<PaymentDeps, 'logger' | 'metrics'>, row:
 }
 
 /** The 502 of a payment whose outcome is an acquirer failure (96): nothing was charged. */
-export function failureError(row: PaymentRow): ApiError {
+export function failureError(row: PaymentRow): DomainError {
   const message = row.return_message ?? 'system failure';
   // Our own 96 messages (and Cielo's) say so already; say it once.
   const charged = /nothing was charged/i.test(message) ? '' : '; nothing was charged.';
-  return new ApiError(502, 'acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${message}${charged}`);
+  return upstreamFailed('acquirer_failure', `The acquirer could not process payment ${row.payment_id} (returnCode 96): ${message}${charged}`);
 }
 
 /**
  * The 503 of a payment sent to the acquirer whose outcome our database could not record: it
  * names the payment, so a caller (and an Idempotency-Key replay) can look it up instead of paying again.
  */
-export function outcomeUnrecorded(paymentId: string): ApiError {
-  return new ApiError(
-    503,
+export function outcomeUnrecorded(paymentId: string): DomainError {
+  return unavailable(
     'database_unavailable',
     `The database is not reachable right now. Payment ${paymentId} stays Pending and is resolved automatically: GET it (or wait for its webhook) before paying again.`,
-  ).withHeader('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  ).retryAfter(DATABASE_RETRY_AFTER_SECONDS);
 }
 
 /** The 502 of a payment whose outcome is not known yet. */
-export function unknownError(paymentId: string): ApiError {
-  return new ApiError(502, 'acquirer_unavailable', `The acquirer did not answer; payment ${paymentId} stays Pending and is resolved automatically (GET it, or wait for its webhook).`);
+export function unknownError(paymentId: string): DomainError {
+  return upstreamFailed('acquirer_unavailable', `The acquirer did not answer; payment ${paymentId} stays Pending and is resolved automatically (GET it, or wait for its webhook).`);
 }

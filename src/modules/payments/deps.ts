@@ -14,7 +14,7 @@ export interface PaymentDeps {
   clock: Clock;
   logger: Logger;
   queue: JobQueue;
-  cards: Pick<CardService, 'cardFromEncrypted' | 'loadVaultCard' | 'loadVaultCards' | 'keepNetworkReferences' | 'consumeToken' | 'sealForChallenge' | 'openForChallenge'>;
+  cards: Pick<CardService, 'paymentCard' | 'loadVaultCards' | 'keepNetworkReferences' | 'sealForChallenge' | 'openForChallenge'>;
   threeDs: ThreeDsDeps;
   antifraud: Pick<AntiFraudEngine, 'assessMany'>;
   settlement: Pick<SettlementService, 'pricing' | 'onPaymentTransition' | 'onPaymentRefund' | 'onPaymentsAuthorized'>;

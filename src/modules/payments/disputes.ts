@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/connection.js';
-import { conflict } from '../../http/errors.js';
+import { conflict } from '../../domain/errors.js';
 import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { refundsRepository } from './refund-repository.js';
 import { recordTransition } from './status-changes.js';

@@ -2,12 +2,15 @@ import { declineCategoryOf } from '../../domain/decline-category.js';
 import { RETURN_MESSAGES } from '../../acquirer/types.js';
 import { maskPan } from '../../domain/cards.js';
 import type { Pricing } from '../../domain/fees.js';
-import { saleSplitBases, splitBase, splitShare } from '../../domain/split.js';
-import type { ChargeableCard } from './card-source.js';
+import { saleSplitShares } from '../../domain/split.js';
+import { knownThreeDs } from '../../domain/three-ds.js';
+import type { Executor } from '../../db/connection.js';
+import type { ChargeableCard } from '../cards/service.js';
+import type { PaymentDeps } from './deps.js';
 import type { PaymentRow } from './repository.js';
 import type { ParsedSplit } from './request-rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
-import { notAuthenticatedMessage, threeDsAnswer, type ThreeDsState } from './three-ds-state.js';
+import { notAuthenticatedMessage, threeDsAnswer, type ThreeDsPlan, type ThreeDsState } from './three-ds-state.js';
 
 interface StoredSplit {
   documentNumberBeneficiary: string;
@@ -41,21 +44,71 @@ export function toPaymentResult(row: PaymentRow): PaymentResult {
   };
 }
 
-/**
- * Split shares in cents: bruto on the amount, liquido on what the merchant nets after MDR and
- * fees under its pricing at the moment of the sale (the rule: src/domain/split.ts).
- */
-export function splitShares(splits: ParsedSplit[], amount: number, installments: number, pricing: Pricing): StoredSplit[] {
-  const bases = saleSplitBases(pricing, BigInt(amount), installments);
-  return splits.map((s) => ({
-    documentNumberBeneficiary: s.documentNumberBeneficiary,
-    type: s.type,
-    percent: Number(s.percent) / 100,
-    amount: Number(splitShare(splitBase(s.type, bases), s.percent)),
-  }));
+/** Who a new payment is for, and the ids and times it is recorded under. */
+export interface NewRowOf {
+  payer: { merchantId: string; accountNumber: number };
+  body: PaymentBody;
+  splits: ParsedSplit[];
+  card: ChargeableCard;
+  paymentId: string;
+  billingId: string | null;
+  recoverAt: string | null;
+  now: Date;
+  /** What 3-D Secure asks of this payment (a single payment's; a billing's has none). */
+  plan?: ThreeDsPlan;
 }
 
-export interface NewPayment {
+/**
+ * New payments' rows, assessed by anti-fraud (in one statement) and priced for their splits
+ * (the rule: src/domain/split.ts): Pending, or Denied by anti-fraud.
+ */
+export async function assessedRows(ctx: PaymentDeps, executor: Executor, payments: readonly NewRowOf[]): Promise<PaymentRow[]> {
+  const assessments = await ctx.antifraud.assessMany(
+    executor,
+    payments.map(({ payer, body, card, plan }) => {
+      const customer = body.customer;
+      return {
+        merchantId: payer.merchantId,
+        amount: body.payment.amount,
+        cardFingerprint: card.fingerprint,
+        browserContext: plan?.kind === 'authenticate',
+        customer: customer && { documentNumber: customer.documentNumber, email: customer.email, ipAddress: customer.ipAddress, country: customer.country },
+      };
+    }),
+  );
+  const rows: PaymentRow[] = [];
+  for (const [i, p] of payments.entries()) {
+    const pricing = p.splits.length ? await ctx.settlement.pricing.get(executor, p.payer.merchantId) : undefined;
+    // The merchant's anti-fraud settings may ask the issuer for a challenge; a mandated one stays mandated.
+    if (assessments[i]!.challenge && p.plan?.kind === 'authenticate' && p.plan.state.authenticationType !== '04') p.plan.state.authenticationType = '03';
+    rows.push(
+      newPaymentRow({
+        paymentId: p.paymentId,
+        merchantId: p.payer.merchantId,
+        accountNumber: p.payer.accountNumber,
+        body: p.body,
+        card: p.card,
+        assessment: assessments[i],
+        splits: pricing ? storedSplits(p.splits, p.body.payment, pricing) : [],
+        billingId: p.billingId,
+        at: p.now.toISOString(),
+        // Set with the insert: should we die before the send, the settle window runs from here.
+        sentAt: ctx.clock.wallNow().toISOString(),
+        recoverAt: p.recoverAt,
+        threeDs: p.plan ? knownThreeDs(p.plan, p.card.brand) : undefined,
+      }),
+    );
+  }
+  return rows;
+}
+
+/** The splits as the row keeps them: each share in cents, under the merchant's pricing at the moment of the sale. */
+function storedSplits(splits: ParsedSplit[], payment: { amount: number; installments: number }, pricing: Pricing): StoredSplit[] {
+  const shares = saleSplitShares(splits, BigInt(payment.amount), payment.installments, pricing);
+  return splits.map((s, i) => ({ documentNumberBeneficiary: s.documentNumberBeneficiary, type: s.type, percent: Number(s.percent) / 100, amount: Number(shares[i]) }));
+}
+
+interface NewPayment {
   paymentId: string;
   merchantId: string;
   accountNumber: number;
@@ -78,7 +131,7 @@ export interface NewPayment {
  * A new payment's row: Pending, on its way to the acquirer, or Denied by anti-fraud (59, the
  * acquirer never sees it). Only the mask of the card is kept.
  */
-export function newPaymentRow(p: NewPayment): PaymentRow {
+function newPaymentRow(p: NewPayment): PaymentRow {
   const { body, card } = p;
   const customer = body.customer;
   const rejected = p.assessment.decision === 'Reject';

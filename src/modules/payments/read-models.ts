@@ -1,5 +1,5 @@
 import { readDatabase, type Database } from '../../db/connection.js';
-import { notFound } from '../../http/errors.js';
+import { notFound } from '../../domain/errors.js';
 import { toPaymentResult } from './payment-row.js';
 import { maskDocument, paymentReads, type DayFigures, type PaymentFilter, type PaymentListRow } from './dashboard-queries.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';

@@ -1,8 +1,8 @@
 import { AcquirerUnavailable, type Acquirer, type RefundRequest, type RefundResult as AcquirerRefund } from '../../acquirer/types.js';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../../db/unavailable.js';
 import type { Executor } from '../../db/connection.js';
+import { conflict, invalid, notFound, unavailable, type DomainError } from '../../domain/errors.js';
 import type { PaymentStatus } from '../../domain/lifecycles.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { errorMessage } from '../../jobs/queue.js';
 import { RetryLater } from '../../jobs/registry.js';
@@ -63,8 +63,8 @@ export function refundAmountOf(
   // What a chargeback took is no longer the merchant's to refund.
   const left = leftOf(payment);
   const amount = requested ?? left;
-  if (amount < 1) throw new ApiError(400, 'amount', 'amount must be at least 1 cent.');
-  if (amount > left) throw new ApiError(400, 'amount', `amount (${amount}) is more than what is left to refund of this payment (${left} cents).`);
+  if (amount < 1) throw invalid('amount', 'amount must be at least 1 cent.');
+  if (amount > left) throw invalid('amount', `amount (${amount}) is more than what is left to refund of this payment (${left} cents).`);
   return amount;
 }
 
@@ -268,10 +268,9 @@ function refundEvent(refund: RefundRow, type: 'payment.refunded' | 'refund.faile
 }
 
 /** The 503 of a refund sent whose answer our database could not record: it names the refund, which stays Pending and is resolved. */
-function refundUnrecorded(refundId: string): ApiError {
-  return new ApiError(
-    503,
+function refundUnrecorded(refundId: string): DomainError {
+  return unavailable(
     'database_unavailable',
     `The database is not reachable right now. Refund ${refundId} stays Pending and is resolved automatically: list the payment's refunds before refunding again.`,
-  ).withHeader('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  ).retryAfter(DATABASE_RETRY_AFTER_SECONDS);
 }

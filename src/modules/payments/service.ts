@@ -1,26 +1,25 @@
+import type { ChargeableCard } from '../cards/service.js';
 import { timeOrderedUuid } from '../../ids.js';
 import { AcquirerUnavailable, type Acquirer, type Initiator, type ReplacementCard } from '../../acquirer/types.js';
 import type { Executor } from '../../db/connection.js';
-import { ApiError, conflict, notFound } from '../../http/errors.js';
+import { conflict, isCallerError, notFound, upstreamFailed } from '../../domain/errors.js';
 import type { JobDefinition } from '../../jobs/registry.js';
 import { sandboxDelete, type ResetCounts, type ResetExecutor } from '../../db/sandbox-reset.js';
 import type { PaymentStatus } from '../../domain/lifecycles.js';
 import { Authorizations, reportOutcome, type Resolution } from './authorization.js';
-import { assessedRows, createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
+import { createMany, outcomeOf, TAKEN, type BatchOutcome, type BatchPayment, type CreateOutcome, type Payer } from './batch.js';
 import type { PaymentDeps } from './deps.js';
-import { checkCardAgreement, decryptedCardOf, storedCardOf } from './card-source.js';
-import { toPaymentResult } from './payment-row.js';
+import { assessedRows, toPaymentResult } from './payment-row.js';
 import { PaymentReadModels } from './read-models.js';
 import { leftOf, PaymentDisputes } from './disputes.js';
 import { refundsRepository } from './refund-repository.js';
 import { REFUND_RECOVER_JOB, Refunds } from './refunds.js';
 import { paymentsRepository, type PaymentRow } from './repository.js';
-import { checkPaymentRules } from './request-rules.js';
+import { checkPaymentRequest } from './request-rules.js';
 import type { PaymentBody, PaymentResult } from './schemas.js';
 import { recordTransition } from './status-changes.js';
 import { PaymentRecovery } from './recovery.js';
 import { PaymentAuthentication } from './authentication.js';
-import { planThreeDs } from './three-ds-state.js';
 import { relayBatch, relayPending, RELAY_BATCH } from './relay.js';
 import { SweepLoop } from '../../jobs/sweep-loop.js';
 
@@ -85,10 +84,7 @@ export class PaymentService {
    */
   async create(payer: Payer, body: PaymentBody, extra: { billingId?: string; paymentId?: string; initiator?: Initiator } = {}): Promise<CreateOutcome> {
     const { ctx } = this;
-    const splits = checkPaymentRules(body);
-    const plan = planThreeDs(body, { sandbox: ctx.threeDs.sandbox, hasServer: ctx.threeDs.server !== undefined });
-    // RSA is CPU work, not database work: done before anything is written.
-    const encrypted = await decryptedCardOf(ctx, body.cardInfo);
+    const { splits, threeDs: plan } = checkPaymentRequest(body, { sandbox: ctx.threeDs.sandbox, hasServer: ctx.threeDs.server !== undefined });
     const now = ctx.clock.now();
     const paymentId = extra.paymentId ?? timeOrderedUuid(now);
     // A billing's payment is not swept by the recovery: the billing's charge job is its recovery
@@ -98,9 +94,7 @@ export class PaymentService {
     const recoverAt = billingId ? null : (await this.authorizations.recoverAt(payer.merchantId, now)).toISOString();
 
     const open = async (executor: Executor) => {
-      const resolved = encrypted ?? (await storedCardOf(ctx, executor, payer.merchantId, body.cardInfo));
-      if (!resolved) throw new ApiError(400, 'cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
-      const card = checkCardAgreement(resolved, body.cardInfo);
+      const card: ChargeableCard = await ctx.cards.paymentCard(executor, payer.merchantId, body.cardInfo);
       const [row] = await assessedRows(ctx, executor, [{ payer, body, splits, card, paymentId, billingId, recoverAt, now, plan }]);
       // A rejected payment never reaches the acquirer: it is settled here, with its event.
       if (row.status === 'Denied') await paymentsRepository.insertSettled(ctx.database, executor, row);
@@ -108,20 +102,20 @@ export class PaymentService {
       return { row, card };
     };
     // A numberToken is consumed with the payment, in one transaction: a payment refused on the
-    // way leaves it usable. A vault or encrypted card is only read: the payment is one insert,
-    // committed on its own, and the reads before it need no transaction.
-    const consumesToken = encrypted === undefined && body.cardInfo.numberToken !== undefined;
+    // way leaves it usable. A vault or encrypted card is only read (an encrypted one decrypted:
+    // CPU work, with no transaction open): the payment is one insert, committed on its own.
+    const consumesToken = body.cardInfo.encryptedCard === undefined && body.cardInfo.numberToken !== undefined;
     const { row, card } = consumesToken ? await ctx.database.db.transaction().execute(open) : await open(ctx.database.db);
     if (row.status !== 'Pending') {
       this.relay.poke();
       reportOutcome(ctx, row);
-      return { status: 201, body: toPaymentResult(row) };
+      return { kind: 'recorded', payment: toPaymentResult(row) };
     }
 
     let toSend = row;
     if (plan.kind === 'authenticate') {
       const step = await this.authentication.authenticate(row, card, plan);
-      if (step.kind === 'done') return { status: 201, body: toPaymentResult(step.row) };
+      if (step.kind === 'done') return { kind: 'recorded', payment: toPaymentResult(step.row) };
       toSend = step.row;
     }
     return outcomeOf(await this.authorizations.send(toSend, card, extra.initiator));
@@ -149,8 +143,8 @@ export class PaymentService {
     const { row } = resolution;
     if (!mayResend) return { kind: 'settled', row: await this.authorizations.recordNotReceived(row, 'Not sent again: the subscription stopped before the acquirer received the charge. Nothing was charged.') };
     const card = row.vault_id
-      ? await storedCardOf(this.ctx, this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id, cardholderName: row.cardholder_name }).catch((error) => {
-          if (error instanceof ApiError && error.statusCode < 500) return null;
+      ? await this.ctx.cards.paymentCard(this.ctx.database.db, row.merchant_id, { vaultId: row.vault_id }).catch((error) => {
+          if (isCallerError(error)) return null;
           throw error;
         })
       : null;
@@ -207,10 +201,10 @@ export class PaymentService {
       );
     } catch (error) {
       // The void may or may not have been made; sending it again is safe (a voided sale answers as voided).
-      if (error instanceof AcquirerUnavailable) throw new ApiError(502, 'acquirer_unavailable', `The acquirer did not answer the cancel of payment ${paymentId}; it is still ${row.status}. Send the cancel again.`);
+      if (error instanceof AcquirerUnavailable) throw upstreamFailed('acquirer_unavailable', `The acquirer did not answer the cancel of payment ${paymentId}; it is still ${row.status}. Send the cancel again.`);
       throw error;
     }
-    if (result.outcome === 'failed') throw new ApiError(502, 'acquirer_failure', `The acquirer could not cancel payment ${paymentId}: ${result.returnMessage}.`);
+    if (result.outcome === 'failed') throw upstreamFailed('acquirer_failure', `The acquirer could not cancel payment ${paymentId}: ${result.returnMessage}.`);
     if (!(await this.move(row, 'Canceled'))) throw conflict('The payment changed status meanwhile; it was not cancelled twice.');
     return toPaymentResult((await paymentsRepository.find(ctx.database.db, paymentId))!);
   }

@@ -41,15 +41,15 @@ export async function chargeReplacement<R extends Result>(ctx: ReplacementDeps, 
   const note = `The issuer replaced the card (ending ${update.oldLast4}, now ${update.newLast4}); charged again with the new card.`;
   try {
     const outcome = await ctx.payments.create({ merchantId: state.merchant_id, accountNumber: Number(state.account_number) }, body, { billingId: state.billing_id, paymentId });
-    if (outcome.status === 201) {
-      const { status, returnCode, returnMessage, declineCategory } = outcome.body;
+    if (outcome.kind === 'recorded') {
+      const { status, returnCode, returnMessage, declineCategory } = outcome.payment;
       return { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: `${returnMessage ?? status} (${note})`, paymentId, declineCategory: declineCategory ?? null, cardUpdated: update };
     }
   } catch (error) {
-    if (!(isCallerError(error))) throw error;
+    if (!isCallerError(error)) throw error;
     return { ...first, cardUpdated: update };
   }
-  // 502: the row tells an acquirer failure from a lost answer; a lost one is left to the payment's own record.
+  // Failed or unknown: the row tells an acquirer failure from a lost answer; a lost one is left to the payment's own record.
   const row = await ctx.payments.find(paymentId);
   if (!row) return { ...first, cardUpdated: update };
   return { payment: { status: row.status, returnCode: row.return_code }, returnCode: row.return_code, returnMessage: `${row.return_message ?? row.status} (${note})`, paymentId, cardUpdated: update };

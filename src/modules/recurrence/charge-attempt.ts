@@ -121,20 +121,20 @@ export async function runFreshAttempts(ctx: ChargeDeps, attempts: readonly { sta
 async function resultOf(ctx: ChargeDeps, state: ChargeState, body: PaymentBody, paymentId: string, outcome: BatchOutcome): Promise<AttemptResult> {
   // Refused before any payment row (the card vanished meanwhile, a rule): nothing was charged.
   if (isCallerError(outcome)) return noPayment(null, outcome.errors.map((e) => e.description).join(' '));
-  if (outcome instanceof Error || outcome.status === TAKEN.status) {
+  if (outcome instanceof Error || outcome.kind === TAKEN.kind) {
     // A twin run (a duplicate job on another instance resuming this claim) wrote the payment
     // first: the primary key refused ours. Its run owns the acquirer call; this one looks again later.
     const twin = await ctx.payments.find(paymentId);
     if (!twin) throw outcome instanceof Error ? outcome : new Error(`payment ${paymentId} was taken and is not found`);
     return twin.status === 'Pending' ? { ...fromRow(twin), retryInMs: PENDING_TWIN_RECHECK_MS } : fromRow(twin);
   }
-  if (outcome.status === 201) {
-    const { status, returnCode, returnMessage, declineCategory } = outcome.body;
+  if (outcome.kind === 'recorded') {
+    const { status, returnCode, returnMessage, declineCategory } = outcome.payment;
     const result: AttemptResult = { payment: { status, returnCode, declineCategory }, returnCode, returnMessage: returnMessage ?? status, paymentId, declineCategory: declineCategory ?? null };
     // The issuer sent the card's replacement (account updater): stored in place, charged again at once.
     return outcome.newCard && status === 'Denied' ? chargeReplacement(ctx, state, body, result, outcome.newCard) : result;
   }
-  // 502: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
+  // Failed or unknown: the row tells an acquirer failure (Denied 96, nothing charged) from a lost answer (Pending).
   const row = await ctx.payments.find(paymentId);
   if (!row) throw outcome.error;
   return fromRow(row);

@@ -100,13 +100,13 @@ export class CheckoutPayments {
       if (isCallerError(error)) await repo.release(ctx.database.db, id, claimId);
       throw error;
     }
-    if (outcome.status === 502) {
+    if (outcome.kind !== 'recorded') {
       // 96 was recorded Denied (nothing charged); "no answer" leaves the payment Pending and held.
-      if (outcome.error.errors[0]?.tag === 'acquirer_failure') await repo.release(ctx.database.db, id, claimId);
+      if (outcome.kind === 'failed') await repo.release(ctx.database.db, id, claimId);
       throw outcome.error;
     }
 
-    const result = outcome.body;
+    const result = outcome.payment;
     const paid = result.status === 'Authorized' || result.status === 'Blocked';
     // The payer passes the challenge in the page: the hold stays; the return from it settles the link (afterChallenge).
     if (result.status === 'PendingAuthentication') {

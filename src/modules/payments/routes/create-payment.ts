@@ -23,8 +23,10 @@ export function createPaymentRoute(app: App, ctx: PaymentRouteDeps): void {
     handler: async (request, reply) => {
       const principal = principalOf(request);
       const outcome = await ctx.payments.create(principal, request.body);
-      if (outcome.status === 502) throw outcome.error;
-      return reply.code(201).send(outcome.body);
+      // A payment recorded with its state is 201, whatever the decision; an acquirer that failed
+      // or did not answer is the outcome's error (502).
+      if (outcome.kind !== 'recorded') throw outcome.error;
+      return reply.code(201).send(outcome.payment);
     },
   });
 }

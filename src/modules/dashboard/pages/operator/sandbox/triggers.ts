@@ -30,8 +30,8 @@ async function pay(ctx: DashboardServices, who: Principal, cardNumber: string) {
     referenceTransaction: reference(),
   } as PaymentBody;
   const outcome = await ctx.payments.create(who, body);
-  if (outcome.status === 502) throw outcome.error;
-  return outcome.body;
+  if (outcome.kind !== 'recorded') throw outcome.error;
+  return outcome.payment;
 }
 
 async function plan(ctx: DashboardServices, who: Principal): Promise<string> {
