@@ -76,7 +76,7 @@ export interface PaymentCardInfo {
 }
 
 /** A vault card as a payment charges it (its sandbox outcome forced when one is set). */
-export function chargeableVault(card: VaultCard): ChargeableCard {
+export function chargeableVault<C extends Omit<VaultCard, 'pan'>>(card: C): C & Omit<ChargeableCard, 'pan'> {
   return { ...card, source: 'vault', forcedReturnCode: card.sandboxReturnCode, networkReference: card.networkReference };
 }
 

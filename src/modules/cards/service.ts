@@ -23,6 +23,39 @@ export type { NumberToken, PlainCardFields, TokenInput } from './tokens.js';
 export type { VaultInput, VaultView } from './vault.js';
 export type { ChargeableCard, PaymentCardInfo, VaultCard, VaultRef } from './card-data.js';
 
+/** A stored card before its PAN is opened: its other fields, the sealed PAN and the associated data that opens it. */
+interface Sealed<C extends Card> {
+  card: Omit<C, 'pan'>;
+  sealed: string;
+  ad: string;
+}
+
+function sealedToken(row: CardTokenRow, numberToken: string, cvv: string | undefined): Sealed<Card> {
+  const card = { brand: row.brand as CardBrand, expMonth: row.exp_month, expYear: row.exp_year, bin: row.bin, last4: row.last4, panLength: row.pan_length, fingerprint: row.fingerprint };
+  return { card: cvv === undefined ? card : { ...card, cvv }, sealed: row.pan_sealed, ad: sealTokenAd(numberToken) };
+}
+
+function sealedVaultCard(row: VaultCardRow | undefined, tag: string): Sealed<VaultCard> {
+  if (!row) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
+  return {
+    card: {
+      brand: row.brand as CardBrand,
+      expMonth: row.exp_month,
+      expYear: row.exp_year,
+      bin: row.bin,
+      last4: row.last4,
+      panLength: row.pan_length,
+      fingerprint: row.fingerprint,
+      vaultId: row.vault_id,
+      cardholderName: row.cardholder_name,
+      sandboxReturnCode: row.sandbox_return_code,
+      networkReference: row.network_reference,
+    },
+    sealed: row.pan_sealed,
+    ad: sealVaultAd(row.vault_id),
+  };
+}
+
 /**
  * Cards (contract section 5): here, the card a charge uses (a payment's card source resolved,
  * stored cards opened with their PAN, numberTokens used up); tokens are made in ./tokens.ts and
@@ -42,24 +75,40 @@ export class CardService {
   }
 
   /**
-   * The card of a payment's `cardInfo`: an encryptedCard decrypted and checked (RSA is CPU work:
-   * no transaction is open for it), a vault card read, or a numberToken used up in `executor`,
-   * the payment's transaction, so that a payment refused on the way leaves it usable. The
-   * `brand` and `securityCode` sent beside it must agree with the card. Tags are `cardInfo.*`.
+   * The card of a payment's `cardInfo`: a vault card read or a numberToken used up in
+   * `executor`, the payment's transaction (a payment refused on the way leaves the token
+   * usable), then opened; or an encryptedCard decrypted and checked (RSA is CPU work: no
+   * transaction is open for it). The `brand` and `securityCode` sent beside it must agree with
+   * the card. Tags are `cardInfo.*`.
    */
   async paymentCard(executor: Executor, merchantId: string, cardInfo: PaymentCardInfo): Promise<ChargeableCard> {
-    let card: ChargeableCard;
-    if (cardInfo.encryptedCard !== undefined) card = { ...(await this.cardFromEncrypted(cardInfo.encryptedCard)), source: 'encrypted' };
-    else if (cardInfo.vaultId !== undefined) card = chargeableVault(await this.loadVaultCard(executor, merchantId, cardInfo.vaultId));
-    else if (cardInfo.numberToken !== undefined) card = { ...(await this.consumeToken(executor, merchantId, cardInfo.numberToken)), source: 'token' };
-    else throw invalid('cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
+    const card: ChargeableCard =
+      cardInfo.encryptedCard === undefined
+        ? this.opened(await this.storedPaymentCard(executor, merchantId, cardInfo))
+        : { ...(await this.cardFromEncrypted(cardInfo.encryptedCard)), source: 'encrypted' };
     return agreeingCard(card, cardInfo);
+  }
+
+  /** A payment's stored card, still sealed: its vault card, or its numberToken used up. */
+  private async storedPaymentCard(executor: Executor, merchantId: string, cardInfo: PaymentCardInfo): Promise<Sealed<ChargeableCard>> {
+    if (cardInfo.vaultId !== undefined) {
+      const stored = sealedVaultCard(await vault.findLive(executor, merchantId, cardInfo.vaultId), 'cardInfo.vaultId');
+      return { ...stored, card: chargeableVault(stored.card) };
+    }
+    if (cardInfo.numberToken === undefined) throw invalid('cardInfo', 'Send exactly one card source: numberToken, encryptedCard or vaultId.');
+    const stored = await this.usedToken(executor, merchantId, cardInfo.numberToken, 'cardInfo.numberToken');
+    return { ...stored, card: { ...stored.card, source: 'token' } };
   }
 
   /** A payment's `cardInfo.encryptedCard`, decrypted and checked (its brand and securityCode are checked after, for every source alike). */
   private async cardFromEncrypted(encryptedCard: string): Promise<Card> {
     const { keys, clock, cipher } = this.deps;
     return checkedCard(await keys.decryptCard(encryptedCard, 'cardInfo.encryptedCard'), clock.now(), 'cardInfo', cipher);
+  }
+
+  /** A stored card with its PAN opened: the one place a vault card or a token's PAN is decrypted. */
+  private opened<C extends Card>({ card, sealed, ad }: Sealed<C>): C {
+    return { ...card, pan: this.deps.cipher.decrypt(sealed, ad) } as C;
   }
 
   /**
@@ -69,8 +118,15 @@ export class CardService {
    * unknown token is 404 and stays untouched; this merchant's expired or used one is 400.
    */
   async consumeToken(executor: Executor, merchantId: string, numberToken: string, tag = 'cardInfo.numberToken'): Promise<Card> {
+    return this.opened(await this.usedToken(executor, merchantId, numberToken, tag));
+  }
+
+  /** consumeToken's card, still sealed. */
+  private async usedToken(executor: Executor, merchantId: string, numberToken: string, tag: string): Promise<Sealed<Card>> {
     const wallNow = this.deps.clock.wallNow();
-    return this.tokenCardOf(executor, merchantId, numberToken, await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString()), wallNow, tag);
+    const row = await tokens.consume(executor, merchantId, numberToken, wallNow.toISOString());
+    if (!row) throw await this.tokenRefusal(executor, merchantId, numberToken, tag);
+    return sealedToken(row, numberToken, this.deps.cvvs.take(numberToken, wallNow));
   }
 
   /**
@@ -82,34 +138,16 @@ export class CardService {
     const { database, clock, cvvs } = this.deps;
     const wallNow = clock.wallNow();
     const row = await tokens.findUsable(database.db, merchantId, numberToken, wallNow.toISOString());
-    if (!row) return this.tokenCardOf(database.db, merchantId, numberToken, undefined, wallNow, tag);
-    return this.openToken(row, numberToken, cvvs.peek(numberToken, wallNow));
+    if (!row) throw await this.tokenRefusal(database.db, merchantId, numberToken, tag);
+    return this.opened(sealedToken(row, numberToken, cvvs.peek(numberToken, wallNow)));
   }
 
-  /** The card of a consumed token, or the refusal of one that could not be consumed. */
-  private async tokenCardOf(executor: Executor, merchantId: string, numberToken: string, row: CardTokenRow | undefined, wallNow: Date, tag: string): Promise<Card> {
-    if (!row) {
-      const known = await tokens.find(executor, merchantId, numberToken);
-      if (!known) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
-      if (known.consumed_at !== null) throw invalid(tag, `${tag} was already used: a numberToken pays once. Tokenize the card again.`);
-      throw invalid(tag, `${tag} has expired: a numberToken lives ${NUMBER_TOKEN_TTL_MS / 60000} minutes. Tokenize the card again.`);
-    }
-    return this.openToken(row, numberToken, this.deps.cvvs.take(numberToken, wallNow));
-  }
-
-  /** A token row's card, opened, with the CVV this instance holds for it. */
-  private openToken(row: CardTokenRow, numberToken: string, cvv: string | undefined): Card {
-    return {
-      pan: this.deps.cipher.decrypt(row.pan_sealed, sealTokenAd(numberToken)),
-      brand: row.brand as CardBrand,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      ...(cvv !== undefined ? { cvv } : {}),
-      bin: row.bin,
-      last4: row.last4,
-      panLength: row.pan_length,
-      fingerprint: row.fingerprint,
-    };
+  /** Why a token could not be used: unknown (or another merchant's), used, or expired. */
+  private async tokenRefusal(executor: Executor, merchantId: string, numberToken: string, tag: string): Promise<DomainError> {
+    const known = await tokens.find(executor, merchantId, numberToken);
+    if (!known) return new DomainError('not_found', 'not_found', `${tag} not found.`);
+    if (known.consumed_at !== null) return invalid(tag, `${tag} was already used: a numberToken pays once. Tokenize the card again.`);
+    return invalid(tag, `${tag} has expired: a numberToken lives ${NUMBER_TOKEN_TTL_MS / 60000} minutes. Tokenize the card again.`);
   }
 
   /**
@@ -118,30 +156,12 @@ export class CardService {
    * (a subscription billing records PaymentInvalid, a payment answers 400).
    */
   async loadVaultCard(executor: Executor, merchantId: string, vaultId: string, tag = 'cardInfo.vaultId'): Promise<VaultCard> {
-    return this.vaultCardOf(await vault.findLive(executor, merchantId, vaultId), tag);
+    return this.opened(sealedVaultCard(await vault.findLive(executor, merchantId, vaultId), tag));
   }
 
   /** `loadVaultCard` for a batch, in one read: the cards found, by vaultId (another merchant's, unknown or deleted ones are absent). */
   async loadVaultCards(executor: Executor, refs: readonly VaultRef[]): Promise<Map<string, VaultCard>> {
-    return new Map((await vault.findLiveOwned(executor, refs)).map((row) => [row.vault_id, this.vaultCardOf(row, 'cardInfo.vaultId')]));
-  }
-
-  private vaultCardOf(row: VaultCardRow | undefined, tag: string): VaultCard {
-    if (!row) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
-    return {
-      pan: this.deps.cipher.decrypt(row.pan_sealed, sealVaultAd(row.vault_id)),
-      brand: row.brand as CardBrand,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      bin: row.bin,
-      last4: row.last4,
-      panLength: row.pan_length,
-      fingerprint: row.fingerprint,
-      vaultId: row.vault_id,
-      cardholderName: row.cardholder_name,
-      sandboxReturnCode: row.sandbox_return_code,
-      networkReference: row.network_reference,
-    };
+    return new Map((await vault.findLiveOwned(executor, refs)).map((row) => [row.vault_id, this.opened(sealedVaultCard(row, 'cardInfo.vaultId'))]));
   }
 
   /**
