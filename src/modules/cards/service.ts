@@ -30,8 +30,13 @@ interface Sealed<C extends Card> {
   ad: string;
 }
 
+/** What a token's row and a vault card's row both keep of the card, besides its sealed PAN. */
+function storedCardFields(row: CardTokenRow | VaultCardRow): Omit<Card, 'pan'> {
+  return { brand: row.brand as CardBrand, expMonth: row.exp_month, expYear: row.exp_year, bin: row.bin, last4: row.last4, panLength: row.pan_length, fingerprint: row.fingerprint };
+}
+
 function sealedToken(row: CardTokenRow, numberToken: string, cvv: string | undefined): Sealed<Card> {
-  const card = { brand: row.brand as CardBrand, expMonth: row.exp_month, expYear: row.exp_year, bin: row.bin, last4: row.last4, panLength: row.pan_length, fingerprint: row.fingerprint };
+  const card = storedCardFields(row);
   return { card: cvv === undefined ? card : { ...card, cvv }, sealed: row.pan_sealed, ad: sealTokenAd(numberToken) };
 }
 
@@ -39,13 +44,7 @@ function sealedVaultCard(row: VaultCardRow | undefined, tag: string): Sealed<Vau
   if (!row) throw new DomainError('not_found', 'not_found', `${tag} not found.`);
   return {
     card: {
-      brand: row.brand as CardBrand,
-      expMonth: row.exp_month,
-      expYear: row.exp_year,
-      bin: row.bin,
-      last4: row.last4,
-      panLength: row.pan_length,
-      fingerprint: row.fingerprint,
+      ...storedCardFields(row),
       vaultId: row.vault_id,
       cardholderName: row.cardholder_name,
       sandboxReturnCode: row.sandbox_return_code,
